@@ -1,0 +1,154 @@
+/**
+ * Configuration from the environment (DESIGN.md's table) with CLI flags of the same meaning
+ * winning. Every problem is a `ConfigError` whose message is one line fit for stderr; the key
+ * is never part of a message.
+ */
+import { z } from "zod";
+import { DEFAULT_TOOLSETS, isToolset, TOOLSETS, type Toolset } from "./tools/toolsets.js";
+
+export interface Config {
+  /** Bearer key; "" only in sandbox mode before the sandbox is up. */
+  apiKey: string;
+  /** `{base_url}` without a trailing slash (a path prefix is kept). */
+  baseUrl: string;
+  legacyBaseUrl?: string;
+  /** Basic credential `user:pass` for the legacy endpoint. */
+  legacyAuth?: string;
+  toolsets: Toolset[];
+  agentTools: string[];
+  waitMs: number;
+  maxRps: number;
+  cacheDir?: string;
+  httpToken?: string;
+  publicUrl?: string;
+  sandbox: boolean;
+}
+
+/** CLI flags that override the environment (same meaning as the variables). */
+export interface ConfigFlags {
+  baseUrl?: string;
+  legacyBaseUrl?: string;
+  toolsets?: string;
+  agentTools?: string;
+  waitMs?: string;
+  maxRps?: string;
+  cacheDir?: string;
+  publicUrl?: string;
+  sandbox?: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export const DEFAULT_WAIT_MS = 50_000;
+export const DEFAULT_MAX_RPS = 83;
+
+const blankToUndefined = (v: string | undefined) =>
+  v === undefined || v.trim() === "" ? undefined : v.trim();
+
+function parseUrl(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const ok = z.url({ protocol: /^https?$/ }).safeParse(value);
+  if (!ok.success) throw new ConfigError(`${name} must be an http(s) URL such as https://api.example.com`);
+  return value.replace(/\/+$/, "");
+}
+
+function parseNumber(name: string, raw: string | undefined, fallback: number, integer: boolean, min: number) {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min) {
+    const kind = integer ? "a whole number" : "a number";
+    throw new ConfigError(`${name} must be ${kind} >= ${min}, got ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+function parseList(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  return [
+    ...new Set(
+      raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+function parseToolsets(raw: string | undefined, legacyAuth: string | undefined): Toolset[] {
+  const names = parseList(raw);
+  if (names === undefined || names.length === 0) {
+    return legacyAuth ? [...DEFAULT_TOOLSETS, "legacy"] : [...DEFAULT_TOOLSETS];
+  }
+  const expanded = names.flatMap((n) => (n.toLowerCase() === "all" ? [...TOOLSETS] : [n.toLowerCase()]));
+  const unknown = expanded.filter((n) => !isToolset(n));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `WEBDATA_TOOLSETS: unknown toolset ${unknown.map((u) => JSON.stringify(u)).join(", ")}; valid: all, ${TOOLSETS.join(", ")}`,
+    );
+  }
+  const sets = [...new Set(expanded)] as Toolset[];
+  if (sets.includes("legacy") && !legacyAuth) {
+    if (names.some((n) => n.toLowerCase() === "legacy")) {
+      throw new ConfigError("toolset legacy needs WEBDATA_LEGACY_AUTH (the Basic credential user:pass)");
+    }
+    return sets.filter((s) => s !== "legacy");
+  }
+  return sets;
+}
+
+/**
+ * Reads the configuration. In sandbox mode the key and base URL may be missing (the CLI fills
+ * them in once the sandbox is listening).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFlags = {}): Config {
+  const sandbox = flags.sandbox ?? false;
+  const get = (flag: string | undefined, name: string) => blankToUndefined(flag ?? env[name]);
+
+  const apiKey = blankToUndefined(env.WEBDATA_API_KEY);
+  const baseUrl = parseUrl("WEBDATA_BASE_URL", get(flags.baseUrl, "WEBDATA_BASE_URL"));
+  if (!sandbox) {
+    if (!apiKey) {
+      throw new ConfigError("WEBDATA_API_KEY is not set (get a key from the dashboard, or try --sandbox)");
+    }
+    if (!baseUrl) {
+      throw new ConfigError("WEBDATA_BASE_URL is not set (the service host, e.g. https://api.example.com)");
+    }
+  }
+  const legacyAuth = blankToUndefined(env.WEBDATA_LEGACY_AUTH) ?? (sandbox ? "demo:demo" : undefined);
+  if (legacyAuth !== undefined && !legacyAuth.includes(":")) {
+    throw new ConfigError("WEBDATA_LEGACY_AUTH must be the Basic credential in the form user:password");
+  }
+  const agentTools = parseList(get(flags.agentTools, "WEBDATA_AGENT_TOOLS")) ?? [];
+  const badAgent = agentTools.find((a) => !/^[A-Za-z0-9_.-]+$/.test(a));
+  if (badAgent !== undefined) {
+    throw new ConfigError(`WEBDATA_AGENT_TOOLS: ${JSON.stringify(badAgent)} is not an agent name`);
+  }
+  const httpToken = blankToUndefined(env.WEBDATA_HTTP_TOKEN);
+
+  return {
+    apiKey: apiKey ?? "",
+    baseUrl: baseUrl ?? "",
+    legacyBaseUrl: parseUrl("WEBDATA_LEGACY_BASE_URL", get(flags.legacyBaseUrl, "WEBDATA_LEGACY_BASE_URL")),
+    legacyAuth,
+    toolsets: parseToolsets(get(flags.toolsets, "WEBDATA_TOOLSETS"), legacyAuth),
+    agentTools,
+    waitMs: parseNumber("WEBDATA_WAIT_MS", get(flags.waitMs, "WEBDATA_WAIT_MS"), DEFAULT_WAIT_MS, true, 0),
+    maxRps: parseNumber(
+      "WEBDATA_MAX_RPS",
+      get(flags.maxRps, "WEBDATA_MAX_RPS"),
+      DEFAULT_MAX_RPS,
+      false,
+      0.01,
+    ),
+    cacheDir: get(flags.cacheDir, "WEBDATA_CACHE_DIR"),
+    httpToken,
+    publicUrl: parseUrl("WEBDATA_PUBLIC_URL", get(flags.publicUrl, "WEBDATA_PUBLIC_URL")),
+    sandbox,
+  };
+}
+
+/** The secrets a config holds, for redaction of anything printed or returned. */
+export const configSecrets = (c: Config): string[] =>
+  [c.apiKey, c.legacyAuth, c.httpToken].filter((s): s is string => !!s);

@@ -1,0 +1,127 @@
+/**
+ * The one place a thrown failure becomes a tool result: `isError: true`, a text an agent can act
+ * on (what went wrong and what to do), no `structuredContent` (it would have to match the
+ * tool's output schema) and the machine-readable part under `_meta["web-data/error"]`.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ApiError, type ErrorCode } from "../api/errors.js";
+import type { ValidationDetail } from "../api/schemas.js";
+
+export const ERROR_META_KEY = "web-data/error";
+
+export interface ToolErrorInit {
+  retryAfter?: number;
+  fields?: string[];
+  /** Failed task details. */
+  error?: string;
+  errorType?: string;
+  id?: string;
+}
+
+/** A failure a tool raises itself (bad argument combination, failed task, …). */
+export class ToolError extends Error {
+  override name = "ToolError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly init: ToolErrorInit = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  retry_after?: number;
+  fields?: string[];
+  error?: string;
+  error_type?: string;
+  id?: string;
+}
+
+export const formatField = (d: ValidationDetail) =>
+  `${d.loc.filter((p) => p !== "body").join(".") || "(request)"}: ${d.msg}`;
+
+function apiErrorText(e: ApiError): { text: string; payload: ErrorPayload } {
+  const payload: ErrorPayload = { code: e.code, message: e.message };
+  const status = e.status !== undefined ? `HTTP ${e.status}: ` : "";
+  let advice: string;
+  switch (e.code) {
+    case "unauthorized":
+      advice = `The API rejected the key (HTTP 401). Check WEBDATA_API_KEY in the server's environment; retrying will not help.`;
+      break;
+    case "payment_required":
+      advice =
+        "The account has no budget left or its trial expired (HTTP 402). Top up the account; retrying will not help.";
+      break;
+    case "validation_failed": {
+      payload.fields = (e.detail ?? []).map(formatField);
+      const list = payload.fields.length ? `\n${payload.fields.map((f) => `- ${f}`).join("\n")}` : "";
+      advice = `The API rejected the request's fields (HTTP 422). Fix these and call again:${list}`;
+      break;
+    }
+    case "bad_request":
+      advice = "The API rejected the request as malformed (HTTP 400). Check the arguments and call again.";
+      break;
+    case "not_found":
+      advice = "The API does not know this resource (HTTP 404). Check the id or name.";
+      break;
+    case "rate_limited":
+      payload.retry_after = e.retryAfter;
+      advice = `Rate limit still exceeded after retries (HTTP 429).${
+        e.retryAfter !== undefined ? ` Retry after ${e.retryAfter} s.` : " Retry later."
+      }`;
+      break;
+    case "upstream_error":
+      advice = "The service failed (server error) even after retries. Try again in a little while.";
+      break;
+    case "invalid_response":
+      advice = "The service answered with a body that is not the JSON the spec describes. Try again later.";
+      break;
+    case "network_error":
+    case "timeout":
+      advice =
+        e.code === "timeout" ? "The service did not answer in time." : "The service could not be reached.";
+      advice += " Check WEBDATA_BASE_URL and the network, then try again.";
+      break;
+    case "aborted":
+      advice = "The call was cancelled.";
+      break;
+    default:
+      advice = "";
+  }
+  if (e.maybeAccepted) {
+    advice +=
+      " The submission may have been accepted before the failure: list recent tasks before submitting again, so the work is not run twice.";
+  }
+  const detail = e.code === "validation_failed" ? "" : ` (${status}${e.message})`;
+  return { text: `Error [${e.code}]: ${advice}${detail}`.trim(), payload };
+}
+
+/** Turns anything thrown by a handler into an `isError` result. */
+export function errorResult(error: unknown, redact: (s: string) => string = (s) => s): CallToolResult {
+  let text: string;
+  let payload: ErrorPayload;
+  if (error instanceof ApiError) {
+    ({ text, payload } = apiErrorText(error));
+  } else if (error instanceof ToolError) {
+    payload = { code: error.code, message: error.message };
+    if (error.init.retryAfter !== undefined) payload.retry_after = error.init.retryAfter;
+    if (error.init.fields) payload.fields = error.init.fields;
+    if (error.init.error !== undefined) payload.error = error.init.error;
+    if (error.init.errorType !== undefined) payload.error_type = error.init.errorType;
+    if (error.init.id !== undefined) payload.id = error.init.id;
+    text = `Error [${error.code}]: ${error.message}`;
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    payload = { code: "upstream_error", message };
+    text = `Error [internal]: ${message}`;
+  }
+  const safe = JSON.parse(redact(JSON.stringify(payload))) as ErrorPayload;
+  return {
+    isError: true,
+    content: [{ type: "text", text: redact(text) }],
+    _meta: { [ERROR_META_KEY]: safe },
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The one way to define an MCP tool: name, title, short description, toolset, zod raw shapes for
+ * input and output, one read-only flag (plus idempotent) from which every annotation derives,
+ * and a handler that returns `{ structured, text, images? }` or THROWS (`ApiError` or
+ * `ToolError`). `src/server/register-tools.ts` turns a definition into an MCP tool.
+ */
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { WebDataClient } from "../api/client.js";
+import type { WaitOutcome, WaitTarget } from "../async/wait.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../server/logging.js";
+import type { Toolset } from "./toolsets.js";
+
+export type { Toolset } from "./toolsets.js";
+export { DEFAULT_TOOLSETS, TOOLSETS } from "./toolsets.js";
+
+export interface ToolImage {
+  /** base64 */
+  data: string;
+  mimeType: string;
+}
+
+export interface ToolResult<S> {
+  structured: S;
+  /** Markdown an agent reads; kept well under 25,000 tokens. */
+  text: string;
+  images?: ToolImage[];
+}
+
+export interface ProgressUpdate {
+  /** Forced strictly increasing by the context. */
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface WaitCallOptions {
+  /** Overrides the call's deadline (ms from now); the call's deadline still bounds it. */
+  deadlineMs?: number;
+  /** Passed through to `waitFor` (e.g. what counts as done for a batch). */
+  completion?: unknown;
+}
+
+/**
+ * Shared services other parts hang on the context (the agents part adds `agents`), declared by
+ * module augmentation:
+ *   declare module "../tools/tool.js" { interface ToolServices { agents: AgentCatalog } }
+ * and filled in by a `ServerExtension` (see registry.ts).
+ */
+export interface ToolServices {
+  [name: string]: unknown;
+}
+
+export interface ToolContext {
+  client: WebDataClient;
+  config: Config;
+  /** Aborted when the client cancels (or the MCP task is cancelled). */
+  signal: AbortSignal;
+  /** Sends `notifications/progress` when the caller asked for progress; otherwise a no-op. */
+  progress(update: ProgressUpdate): Promise<void>;
+  log: Logger;
+  /** `waitFor` bound to this call's deadline, signal and progress. Never throws on the deadline. */
+  wait(target: WaitTarget, options?: WaitCallOptions): Promise<WaitOutcome>;
+  /** ms epoch at which a long call stops waiting and returns a resumable handle. */
+  deadline: number;
+  services: ToolServices;
+}
+
+export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
+  /** snake_case */
+  name: string;
+  title: string;
+  /** Short: when to use the tool. */
+  description: string;
+  toolset: Toolset;
+  input: I;
+  output: O;
+  /** Reads only (no side effects beyond spending budget). */
+  readOnly: boolean;
+  /** Defaults to `readOnly`. */
+  idempotent?: boolean;
+  /** Waits for async work: gets progress, a deadline handle and MCP task support. */
+  longRunning?: boolean;
+  handler(args: z.output<z.ZodObject<I>>, ctx: ToolContext): Promise<ToolResult<z.input<z.ZodObject<O>>>>;
+}
+
+/** A defined tool; the registry holds these. */
+export type ToolDefinition = ToolSpec<z.ZodRawShape, z.ZodRawShape>;
+
+export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
+  spec: ToolSpec<I, O>,
+): ToolDefinition {
+  return spec as unknown as ToolDefinition;
+}
+
+/** Every annotation derives from `readOnly` / `idempotent`. */
+export function toolAnnotations(tool: ToolDefinition): ToolAnnotations {
+  return {
+    title: tool.title,
+    readOnlyHint: tool.readOnly,
+    destructiveHint: false,
+    idempotentHint: tool.idempotent ?? tool.readOnly,
+    openWorldHint: true,
+  };
+}
+
+/**
+ * What a `ServerExtension` gets when a server is created: the parts it may extend and a way to
+ * add tools at any time (after connect the SDK sends `notifications/tools/list_changed`).
+ */
+export interface ServerHost {
+  server: McpServer;
+  config: Config;
+  client: WebDataClient;
+  services: ToolServices;
+  log: Logger;
+  /** Registers a defined tool with the same error, progress, deadline and task handling. */
+  addTool(tool: ToolDefinition): RegisteredTool;
+  /** Runs when the server closes. */
+  onClose(fn: () => void | Promise<void>): void;
+}
+
+/** Hooks run by `createServer()` (listed in registry.ts), e.g. the dynamic `agent_<name>` tools. */
+export type ServerExtension = (host: ServerHost) => void | Promise<void>;
