@@ -1,0 +1,31 @@
+/** Abort helpers shared by the client and the waiting mechanism. */
+import { ApiError } from "./errors.js";
+
+export function abortedError(what = "the request"): ApiError {
+  return new ApiError({ code: "aborted", message: `${what} was cancelled before it finished` });
+}
+
+/** Resolves after `ms`, or rejects with an `aborted` ApiError as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortedError("the wait"));
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortedError("the wait"));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A signal that aborts when any of the given signals aborts (undefined entries are ignored). */
+export function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (present.length === 0) return undefined;
+  if (present.length === 1) return present[0];
+  return AbortSignal.any(present);
+}

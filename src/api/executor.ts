@@ -1,0 +1,165 @@
+/**
+ * Runs one API call: rate limiter → HTTP send → status/transport classification → retries
+ * (see retry.ts) → JSON parse → zod validation. Every failure becomes a redacted `ApiError`.
+ */
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+import { abortedError, sleep } from "./abort.js";
+import { errorFromStatus, errorFromTransport, notJsonError, shapeError } from "./error-factory.js";
+import { ApiError, type ApiErrorInit } from "./errors.js";
+import { type HttpResponse, headerValue, send, TransportError } from "./http.js";
+import type { RateLimiter } from "./rate-limiter.js";
+import type { Redactor } from "./redact.js";
+import { type Decision, decide, type Failure, type RequestKind, type RetryOptions } from "./retry.js";
+
+export interface CallSpec<T> {
+  method: "GET" | "POST";
+  url: URL;
+  /** The authorization header value. */
+  authorization: string;
+  body?: unknown;
+  kind: RequestKind;
+  schema: z.ZodType<T>;
+  signal?: AbortSignal;
+}
+
+export interface ExecutorDeps {
+  dispatcher: Dispatcher;
+  limiter: RateLimiter;
+  redactor: Redactor;
+  retry: RetryOptions;
+  userAgent: string;
+}
+
+function intHeader(res: HttpResponse, name: string): number | undefined {
+  const raw = headerValue(res.headers, name);
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+function retryAfterFromBody(bodyText: string): number | undefined {
+  try {
+    const value = (JSON.parse(bodyText) as { error?: { retry_after?: unknown } })?.error?.retry_after;
+    return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class Executor {
+  readonly #deps: ExecutorDeps;
+
+  constructor(deps: ExecutorDeps) {
+    this.#deps = deps;
+  }
+
+  /** A redacted ApiError (the one place errors leave the client). */
+  error(init: ApiErrorInit): ApiError {
+    const { redactor } = this.#deps;
+    return new ApiError({
+      ...init,
+      message: redactor.text(init.message),
+      detail: init.detail === undefined ? undefined : redactor.value(init.detail),
+      upstreamCode: init.upstreamCode === undefined ? undefined : redactor.text(init.upstreamCode),
+    });
+  }
+
+  async call<T>(spec: CallSpec<T>): Promise<T> {
+    const { limiter, dispatcher } = this.#deps;
+    const label = `${spec.method} ${spec.url.pathname}`;
+    const headers: Record<string, string> = {
+      authorization: spec.authorization,
+      accept: "application/json",
+      "user-agent": this.#deps.userAgent,
+    };
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers["content-type"] = "application/json";
+    }
+    const started = Date.now();
+
+    for (let attempt = 1; ; attempt += 1) {
+      if (spec.signal?.aborted) throw abortedError(label);
+      await limiter.acquire(spec.signal);
+
+      let response: HttpResponse;
+      try {
+        response = await send(dispatcher, {
+          url: spec.url,
+          method: spec.method,
+          headers,
+          body,
+          signal: spec.signal,
+        });
+      } catch (err) {
+        if (!(err instanceof TransportError) || err.aborted) throw abortedError(label);
+        const decision = this.#decide(spec.kind, { transport: { sent: err.sent } }, attempt, started);
+        if (!decision.retry) {
+          throw this.error(errorFromTransport(err, label, attempt, decision.maybeAccepted));
+        }
+        await this.#pause(decision.delayMs, spec.signal, label);
+        continue;
+      }
+
+      limiter.observe({
+        limit: intHeader(response, "x-ratelimit-limit"),
+        remaining: intHeader(response, "x-ratelimit-remaining"),
+        resetEpochSec: intHeader(response, "x-ratelimit-reset"),
+      });
+      const bodyText = response.body.toString("utf8");
+      if (response.status >= 200 && response.status < 300) return this.#parse(bodyText, spec.schema, label);
+
+      const failure: Failure = {
+        status: response.status,
+        retryAfterSec: response.status === 429 ? retryAfterFromBody(bodyText) : undefined,
+        retryAfterHeaderSec: intHeader(response, "retry-after"),
+        resetEpochSec: intHeader(response, "x-ratelimit-reset"),
+      };
+      const decision = this.#decide(spec.kind, failure, attempt, started);
+      if (response.status === 429) {
+        const wait = decision.retry ? decision.delayMs : decision.retryAfterMs;
+        if (wait !== undefined) limiter.pauseFor(wait);
+      }
+      if (!decision.retry) {
+        throw this.error(
+          errorFromStatus({
+            status: response.status,
+            bodyText,
+            label,
+            attempts: attempt,
+            maybeAccepted: decision.maybeAccepted,
+            retryAfterMs: decision.retryAfterMs,
+          }),
+        );
+      }
+      await this.#pause(decision.delayMs, spec.signal, label);
+    }
+  }
+
+  #decide(kind: RequestKind, failure: Failure, attempt: number, started: number): Decision {
+    const now = Date.now();
+    return decide(kind, failure, { attempt, elapsedMs: now - started, options: this.#deps.retry, now });
+  }
+
+  async #pause(ms: number, signal: AbortSignal | undefined, label: string): Promise<void> {
+    try {
+      await sleep(ms, signal);
+    } catch {
+      throw abortedError(label);
+    }
+  }
+
+  #parse<T>(bodyText: string, schema: z.ZodType<T>, label: string): T {
+    let json: unknown;
+    try {
+      json = JSON.parse(bodyText);
+    } catch {
+      throw this.error(notJsonError(bodyText, label));
+    }
+    const parsed = schema.safeParse(json, { reportInput: true });
+    if (!parsed.success) throw this.error(shapeError(parsed.error, label));
+    return parsed.data;
+  }
+}
