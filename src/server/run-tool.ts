@@ -1,0 +1,134 @@
+/**
+ * Runs one defined tool call: builds its `ToolContext` (signal, progress, log, deadline-bound
+ * wait), calls the handler, checks the structured result against the output schema, and turns
+ * a throw into an error result. Used for plain calls and for MCP task work alike.
+ */
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type {
+  CallToolResult,
+  ProgressToken,
+  ServerNotification,
+  ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { WebDataClient } from "../api/client.js";
+import { waitFor } from "../async/wait.js";
+import type { Config } from "../config.js";
+import { errorResult } from "../tools/errors.js";
+import type { ProgressUpdate, ToolContext, ToolDefinition, ToolResult, ToolServices } from "../tools/tool.js";
+import type { Logger } from "./logging.js";
+
+export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface ToolDeps {
+  config: Config;
+  client: WebDataClient;
+  services: ToolServices;
+  log: Logger;
+  redact: (text: string) => string;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  deadline: number;
+  progressToken?: ProgressToken;
+  sendNotification: Extra["sendNotification"];
+}
+
+export function toCallToolResult(result: ToolResult<unknown>, redact: (s: string) => string): CallToolResult {
+  const content: CallToolResult["content"] = [{ type: "text", text: redact(result.text) }];
+  for (const image of result.images ?? [])
+    content.push({ type: "image", data: image.data, mimeType: image.mimeType });
+  return { content, structuredContent: JSON.parse(redact(JSON.stringify(result.structured))) };
+}
+
+function makeProgress(opts: CallOptions): ToolContext["progress"] {
+  let last = Number.NEGATIVE_INFINITY;
+  return async (update: ProgressUpdate) => {
+    if (opts.progressToken === undefined || opts.signal.aborted) return;
+    let { progress, total } = update;
+    if (!(progress > last)) {
+      progress = Math.floor(last) + 1;
+      total = undefined;
+    }
+    last = progress;
+    const params: Record<string, unknown> = { progressToken: opts.progressToken, progress };
+    if (total !== undefined && total >= progress) params.total = total;
+    if (update.message) params.message = update.message;
+    await opts
+      .sendNotification({ method: "notifications/progress", params } as ServerNotification)
+      .catch(() => {});
+  };
+}
+
+export function makeContext(deps: ToolDeps, opts: CallOptions): ToolContext {
+  const progress = makeProgress(opts);
+  return {
+    client: deps.client,
+    config: deps.config,
+    signal: opts.signal,
+    progress,
+    log: deps.log,
+    deadline: opts.deadline,
+    services: deps.services,
+    wait(target, options = {}) {
+      const remaining = Math.max(0, opts.deadline - Date.now());
+      let polls = 0;
+      return waitFor(deps.client, target, {
+        deadlineMs: Math.min(remaining, options.deadlineMs ?? remaining),
+        signal: opts.signal,
+        completion: options.completion as never,
+        onProgress: (p: unknown) => {
+          polls += 1;
+          void progress({ progress: polls, message: describeProgress(target.kind, p) });
+        },
+      });
+    },
+  };
+}
+
+function describeProgress(kind: string, p: unknown): string {
+  if (typeof p !== "object" || p === null) return `${kind} running`;
+  const r = p as Record<string, unknown>;
+  const parts = [`${kind} ${typeof r.state === "string" ? r.state : "running"}`];
+  if (typeof r.completed === "number" && typeof r.total === "number")
+    parts.push(`${r.completed}/${r.total} done`);
+  return parts.join(", ");
+}
+
+const outputSchemas = new WeakMap<ToolDefinition, z.ZodObject>();
+function outputSchema(tool: ToolDefinition): z.ZodObject {
+  let schema = outputSchemas.get(tool);
+  if (!schema) {
+    schema = z.object(tool.output);
+    outputSchemas.set(tool, schema);
+  }
+  return schema;
+}
+
+/** Runs the handler; never throws. */
+export async function runTool(
+  tool: ToolDefinition,
+  args: unknown,
+  deps: ToolDeps,
+  opts: CallOptions,
+): Promise<CallToolResult> {
+  const started = Date.now();
+  try {
+    const result = await tool.handler(args as never, makeContext(deps, opts));
+    const checked = outputSchema(tool).safeParse(result.structured);
+    if (!checked.success) {
+      deps.log.error(`tool ${tool.name} built a result outside its output schema`, {
+        issues: checked.error.issues.slice(0, 5).map((i) => `${i.path.join(".")}: ${i.message}`),
+      });
+      throw new Error(`internal error: ${tool.name} produced an invalid result`);
+    }
+    deps.log.debug(`tool ${tool.name} done`, { ms: Date.now() - started });
+    return toCallToolResult(result, deps.redact);
+  } catch (error) {
+    const result = errorResult(error, deps.redact);
+    const code = (result._meta?.["web-data/error"] as { code?: string } | undefined)?.code;
+    deps.log.info(`tool ${tool.name} failed: ${code}`, { ms: Date.now() - started });
+    return result;
+  }
+}

@@ -1,0 +1,24 @@
+/** The stdio transport: JSON-RPC on stdin/stdout, nothing else ever on stdout. */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Config } from "../config.js";
+import { createServer } from "./create-server.js";
+
+/** Serves until stdin ends or a signal arrives, then closes everything and runs `onClose`. */
+export async function runStdio(config: Config, onClose?: () => Promise<void>): Promise<void> {
+  const app = createServer({ config });
+  const transport = new StdioServerTransport();
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await app.close().catch(() => {});
+    await onClose?.().catch(() => {});
+    process.exit(code);
+  };
+  transport.onclose = () => void stop(0);
+  process.stdin.on("end", () => void stop(0));
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+  await app.server.connect(transport);
+  app.logger.debug("stdio server ready", { tools: app.tools.size, sandbox: config.sandbox });
+}

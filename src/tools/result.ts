@@ -1,0 +1,96 @@
+/**
+ * Helpers that shape results for a model's context: text clipping with a way to read on, the
+ * "still running" handle a long tool returns at its deadline, and failed-task errors.
+ */
+import { z } from "zod";
+import type { WaitOutcome, WaitTarget } from "../async/wait.js";
+import { ToolError } from "./errors.js";
+import type { ToolResult } from "./tool.js";
+
+export const DEFAULT_MAX_CHARS = 20_000;
+
+/** The `max_chars` argument every reading tool takes. */
+export const maxCharsArg = z
+  .number()
+  .int()
+  .min(200)
+  .max(80_000)
+  .default(DEFAULT_MAX_CHARS)
+  .describe("Cut returned text at this many characters (default 20000)");
+
+export const offsetArg = z.number().int().min(0).default(0).describe("Character offset to read from");
+
+export interface Clip {
+  text: string;
+  total_chars: number;
+  /** Where the next read starts; absent when the end was reached. */
+  next_offset?: number;
+}
+
+export function clip(text: string, maxChars: number, offset = 0): Clip {
+  const slice = text.slice(offset, offset + maxChars);
+  const end = offset + slice.length;
+  return end < text.length
+    ? { text: slice, total_chars: text.length, next_offset: end }
+    : { text: slice, total_chars: text.length };
+}
+
+export const ID_FIELD = { task: "task_id", batch: "batch_id", crawl: "crawl_id" } as const;
+export type IdField = (typeof ID_FIELD)[keyof typeof ID_FIELD];
+
+export const resumeSchema = z
+  .object({
+    tool: z.literal("get_task"),
+    arguments: z.object({
+      task_id: z.string().optional(),
+      batch_id: z.string().optional(),
+      crawl_id: z.string().optional(),
+    }),
+  })
+  .describe("The exact get_task call that continues this work");
+
+/** Members every long tool's output has, so the deadline handle fits its schema. */
+export const longToolShape = {
+  status: z.enum(["done", "pending"]).describe("pending: still running at the deadline, see resume"),
+  state: z.string().optional().describe("Last state reported by the API"),
+  resume: resumeSchema.optional(),
+};
+
+export function resumeFor(target: WaitTarget) {
+  return { tool: "get_task" as const, arguments: { [ID_FIELD[target.kind]]: target.id } };
+}
+
+/** The non-error result a long tool returns when its wait reached the deadline. */
+export function pendingResult(
+  outcome: Extract<WaitOutcome, { status: "pending" }>,
+  extra: Record<string, unknown> = {},
+): ToolResult<Record<string, unknown>> {
+  const field = ID_FIELD[outcome.target.kind];
+  const resume = resumeFor(outcome.target);
+  const seconds = Math.round(outcome.elapsedMs / 1000);
+  const text = [
+    `Still running after ${seconds} s (${outcome.target.kind} state: ${outcome.state}).`,
+    `${field}: ${outcome.target.id}`,
+    `Continue with: get_task ${JSON.stringify(resume.arguments)}`,
+  ].join("\n");
+  return {
+    structured: { status: "pending", [field]: outcome.target.id, state: outcome.state, resume, ...extra },
+    text,
+  };
+}
+
+/** Throws `task_failed` with the task's error and error_type. */
+export function throwFailed(outcome: Extract<WaitOutcome, { status: "failed" }>): never {
+  const what = `${outcome.target.kind} ${outcome.target.id}`;
+  const reason = outcome.error ?? "no error text";
+  const type = outcome.error_type ? ` (error_type: ${outcome.error_type})` : "";
+  throw new ToolError(
+    "task_failed",
+    `The ${what} failed: ${reason}${type}. Check the input, then submit again.`,
+    {
+      error: outcome.error,
+      errorType: outcome.error_type,
+      id: outcome.target.id,
+    },
+  );
+}
