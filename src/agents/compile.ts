@@ -1,0 +1,63 @@
+/** One agent's details → its params schema, output schema and the notes of any degradation. */
+import type { AgentDetail } from "../api/schemas.js";
+import { buildParamsSchema, type ParamsSchema } from "./input-schema.js";
+import { describeParam } from "./messages.js";
+import { buildOutputSchema, type OutputSchema } from "./output-schema.js";
+
+export interface CompiledAgent {
+  name: string;
+  params: ParamsSchema;
+  output: OutputSchema;
+  notes: string[];
+}
+
+export function compileAgent(detail: AgentDetail): CompiledAgent {
+  const params = buildParamsSchema(detail.input_properties);
+  const output = buildOutputSchema(detail.output_schema as Record<string, unknown> | null | undefined);
+  return { name: detail.name, params, output, notes: [...params.notes, ...output.notes] };
+}
+
+export interface ParamsCheck {
+  ok: boolean;
+  /** The params as validated (unchanged input; defaults are left to the API). */
+  params: Record<string, unknown>;
+  /** One line per problem, in the agent's own words. */
+  problems: string[];
+}
+
+/**
+ * Checks params against the agent's schema. `callback_url` (the documented async callback) is
+ * always allowed. Messages come from the schema's agent-worded error maps.
+ */
+export function checkParams(agent: CompiledAgent, params: unknown): ParamsCheck {
+  const input = (params ?? {}) as Record<string, unknown>;
+  if (typeof input !== "object" || Array.isArray(input)) {
+    return { ok: false, params: {}, problems: ["params must be an object of the agent's parameters"] };
+  }
+  const rest = { ...input };
+  delete rest.callback_url;
+  const result = agent.params.schema.safeParse(rest);
+  if (result.success) return { ok: true, params: input, problems: [] };
+  const problems = result.error.issues.map((i) => i.message);
+  return { ok: false, params: input, problems: [...new Set(problems)] };
+}
+
+/** The agent's full input description, one param a line, for listings and error answers. */
+export function describeInputs(agent: CompiledAgent): string {
+  const props = agent.params.properties;
+  if (!agent.params.exact)
+    return "This agent publishes no input description; any params are passed as given.";
+  if (props.length === 0) return "This agent takes no params.";
+  const lines = props.map((p) => `- ${describeParam(p)}${p.is_pagination_param ? " [pagination]" : ""}`);
+  return lines.join("\n");
+}
+
+/** An example params object from the agent's own examples and defaults (required ones first). */
+export function exampleParams(detail: AgentDetail): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of detail.input_properties ?? []) {
+    if (Array.isArray(p.examples) && p.examples.length > 0) out[p.name] = p.examples[0];
+    else if (p.required && p.default !== null && p.default !== undefined) out[p.name] = p.default;
+  }
+  return out;
+}

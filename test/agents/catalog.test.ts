@@ -1,0 +1,118 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cacheFile, readCache } from "../../src/agents/cache.js";
+import { AgentCatalog, type CatalogChange, type CatalogClient } from "../../src/agents/catalog.js";
+import { ApiError } from "../../src/api/errors.js";
+import type { AgentDetail } from "../../src/api/schemas.js";
+import { detail, prop } from "./fixtures.js";
+
+/** An in-memory catalog API that records its calls. */
+function fakeClient(count: number) {
+  const agents = new Map<string, AgentDetail>();
+  for (let i = 0; i < count; i++) {
+    const name = `agent_${String(i).padStart(3, "0")}`;
+    agents.set(name, detail(name, [prop({ name: "q", type: "string", required: true })]));
+  }
+  const calls: string[] = [];
+  const client: CatalogClient = {
+    async listAgents(q = {}) {
+      calls.push(`list ${q.offset}`);
+      const all = [...agents.values()].map(({ input_properties, output_schema, feature_flags, ...r }) => r);
+      return all.slice(q.offset ?? 0, (q.offset ?? 0) + (q.limit ?? 100));
+    },
+    async getAgent(name) {
+      calls.push(`get ${name}`);
+      const d = agents.get(name);
+      if (!d) throw new ApiError({ code: "not_found", status: 404, message: "no such agent" });
+      return d;
+    },
+  };
+  return { client, agents, calls };
+}
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "agents-cache-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const make = (client: CatalogClient, wanted: string[] = []) => {
+  const file = cacheFile(dir, "http://api.test", "secret-key-123456");
+  return new AgentCatalog({
+    client,
+    baseUrl: "http://api.test",
+    wanted,
+    cache: { dir, file, maxAgeMs: 60_000 },
+  });
+};
+
+describe("AgentCatalog", () => {
+  it("fetches every page of the list and the wanted details, then caches them without the key", async () => {
+    const api = fakeClient(520);
+    const cat = make(api.client, ["agent_007"]);
+    const changes: CatalogChange[] = [];
+    cat.onChange((c) => changes.push(c));
+    await cat.refresh();
+    expect(cat.list()).toHaveLength(520);
+    expect(api.calls.filter((c) => c.startsWith("list"))).toEqual(["list 0", "list 250", "list 500"]);
+    expect(cat.cachedDetail("agent_007")?.name).toBe("agent_007");
+    expect(changes).toHaveLength(1);
+    expect(changes[0].added).toHaveLength(520);
+
+    const file = cacheFile(dir, "http://api.test", "secret-key-123456");
+    const raw = await readFile(file, "utf8");
+    expect(raw).not.toContain("secret");
+    expect(file).not.toContain("secret");
+
+    const again = make(fakeClient(0).client);
+    expect(await again.loadCache()).toBe(true);
+    expect(again.list()).toHaveLength(520);
+    expect(again.source).toBe("cache");
+    expect(again.cachedDetail("agent_007")?.input_properties?.[0].name).toBe("q");
+    cat.close();
+  });
+
+  it("reports additions, removals and detail changes, and nothing when nothing changed", async () => {
+    const api = fakeClient(3);
+    const cat = make(api.client, ["agent_001", "late"]);
+    await cat.refresh();
+    const changes: CatalogChange[] = [];
+    cat.onChange((c) => changes.push(c));
+    await cat.refresh();
+    expect(changes).toEqual([]);
+    api.agents.delete("agent_001");
+    api.agents.set("late", detail("late", []));
+    await cat.refresh();
+    expect(changes).toEqual([{ added: ["late"], removed: ["agent_001"], details: ["agent_001", "late"] }]);
+    expect(cat.cachedDetail("agent_001")).toBeUndefined();
+    cat.close();
+  });
+
+  it("ignores a cache that is too old, of another API or corrupt", async () => {
+    const api = fakeClient(2);
+    const cat = make(api.client);
+    await cat.refresh();
+    const file = cacheFile(dir, "http://api.test", "secret-key-123456");
+    expect(await readCache(file, "http://api.test", 60_000)).toBeDefined();
+    expect(await readCache(file, "http://api.test", 60_000, Date.now() + 120_000)).toBeUndefined();
+    expect(await readCache(file, "http://other.test", 60_000)).toBeUndefined();
+    await writeFile(file, "{not json");
+    expect(await readCache(file, "http://api.test", 60_000)).toBeUndefined();
+    cat.close();
+  });
+
+  it("shares one refresh between concurrent callers and fetches a detail once", async () => {
+    const api = fakeClient(2);
+    const cat = make(api.client);
+    await Promise.all([cat.refresh(), cat.refresh(), cat.ensureList()]);
+    expect(api.calls.filter((c) => c.startsWith("list"))).toHaveLength(1);
+    await cat.detail("agent_000");
+    await cat.detail("agent_000");
+    expect(api.calls.filter((c) => c === "get agent_000")).toHaveLength(1);
+    cat.close();
+  });
+});
