@@ -157,7 +157,11 @@ export const ExtractRequestSchema = z.object({
 });
 export type ExtractRequest = z.input<typeof ExtractRequestSchema>;
 
-const ExtractSharedSchema = ExtractRequestSchema.omit({ url: true }).partial();
+// Members of batch items and shared_inputs carry no defaults: an item member left out must not
+// override the shared value with a default.
+const ExtractSharedSchema = ExtractRequestSchema.omit({ url: true })
+  .extend({ render: z.boolean().optional() })
+  .partial();
 
 export const ExtractBatchRequestSchema = z.object({
   inputs: z
@@ -378,9 +382,13 @@ export const AgentRunRequestSchema = z.object({
 });
 export type AgentRunRequest = z.input<typeof AgentRunRequestSchema>;
 
+const AgentBatchItemSchema = AgentRunRequestSchema.extend({
+  params: z.record(z.string(), anyValue).optional(),
+}).partial();
+
 export const AgentBatchRequestSchema = z.object({
-  inputs: z.array(AgentRunRequestSchema.partial()).min(1).max(1000),
-  shared_inputs: AgentRunRequestSchema.partial().default({}),
+  inputs: z.array(AgentBatchItemSchema).min(1).max(1000),
+  shared_inputs: AgentBatchItemSchema.default({}),
 });
 
 // ---------- templates (v2) ----------
@@ -395,10 +403,16 @@ export type TemplateRunRequest = z.input<typeof TemplateRunRequestSchema>;
 
 export const TemplateBatchRequestSchema = z.object({
   inputs: z
-    .array(TemplateRunRequestSchema.omit({ template: true }).partial())
+    .array(
+      TemplateRunRequestSchema.omit({ template: true })
+        .extend({ params: z.record(z.string(), anyValue).optional() })
+        .partial(),
+    )
     .min(1)
     .max(1000),
-  shared_inputs: TemplateRunRequestSchema.partial().extend({ template: z.string().min(1) }),
+  shared_inputs: TemplateRunRequestSchema.extend({ params: z.record(z.string(), anyValue).optional() })
+    .partial()
+    .extend({ template: z.string().min(1) }),
 });
 
 export const TemplateVersionSchema = z.looseObject({

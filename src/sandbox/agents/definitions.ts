@@ -1,0 +1,3 @@
+import type { AgentDetail } from "../../api/schemas.js";
+
+export const BUILTIN_AGENTS: AgentDetail[] = [];

@@ -1,0 +1,5 @@
+import type { AgentDetail } from "../../api/schemas.js";
+
+export function generatedAgents(_n: number): AgentDetail[] {
+  return [];
+}

@@ -1,0 +1,87 @@
+/** Everything one running sandbox holds, passed to each routes file. */
+import { AgentCatalog } from "./agents/catalog.js";
+import { BatchStore } from "./batches.js";
+import { CallbackSender } from "./callbacks.js";
+import { Faults } from "./faults.js";
+import { RateLimiter } from "./rate-limit.js";
+import type { SiteLocation } from "./site/fetch.js";
+import { isUnreachable } from "./site/fetch.js";
+import { type TaskFailure, TaskStore } from "./tasks.js";
+import { Timers } from "./timers.js";
+import type { RequestLogEntry, SandboxOptions, TunableOptions } from "./types.js";
+
+export interface SandboxConfig extends Required<TunableOptions> {
+  key: string | undefined;
+  legacyAuth: string;
+  extraAgents: number;
+}
+
+export const TASK_ERROR: TaskFailure = {
+  error: "Target responded with a fatal error",
+  errorType: "fetch_error",
+};
+const MAX_LOG = 100_000;
+
+export class SandboxState {
+  readonly config: SandboxConfig;
+  readonly timers = new Timers();
+  readonly callbacks = new CallbackSender();
+  readonly faults = new Faults();
+  readonly limiter: RateLimiter;
+  readonly tasks: TaskStore;
+  readonly batches: BatchStore;
+  readonly requests: RequestLogEntry[] = [];
+  /** Set once the server listens. */
+  location: SiteLocation & { url: string; legacyUrl: string } = {
+    origin: "",
+    siteUrl: "",
+    url: "",
+    legacyUrl: "",
+  };
+  readonly catalog: AgentCatalog;
+
+  constructor(options: SandboxOptions) {
+    this.config = {
+      key: options.key,
+      legacyAuth: options.legacyAuth ?? "demo:demo",
+      rateLimit: options.rateLimit ?? 83,
+      taskLatencyMs: options.taskLatencyMs ?? 300,
+      crawlPageMs: options.crawlPageMs ?? 100,
+      catalogDelayMs: options.catalogDelayMs ?? 0,
+      extraAgents: options.extraAgents ?? 0,
+    };
+    this.limiter = new RateLimiter(this.config.rateLimit);
+    this.tasks = new TaskStore(() => this.location.legacyUrl, this.timers, this.callbacks);
+    this.batches = new BatchStore(this.tasks);
+    this.catalog = new AgentCatalog(this.config.extraAgents);
+  }
+
+  configure(p: Partial<TunableOptions>): void {
+    for (const [k, v] of Object.entries(p)) {
+      if (v !== undefined) (this.config as unknown as Record<string, unknown>)[k] = v;
+    }
+    this.limiter.setLimit(this.config.rateLimit);
+  }
+
+  log(entry: RequestLogEntry): void {
+    this.requests.push(entry);
+    if (this.requests.length > MAX_LOG) this.requests.splice(0, this.requests.length - MAX_LOG);
+  }
+
+  /**
+   * How a new task for `url` fails, if it does: a `task_error` fault (used up per task) or an
+   * unreachable host.
+   */
+  failureFor(url: string, target: string, faultHeader: string | undefined): TaskFailure | undefined {
+    if (this.faults.take(["task_error"], target, faultHeader)) return TASK_ERROR;
+    if (isUnreachable(new URL(url))) {
+      return { error: `Could not resolve host ${new URL(url).hostname}`, errorType: "dns_error" };
+    }
+    return undefined;
+  }
+
+  close(): void {
+    this.timers.close();
+    this.callbacks.close();
+  }
+}
