@@ -1,11 +1,15 @@
 /**
  * Client-side rate limiter, one per API key and origin in the process (see `sharedLimiter`).
  *
- * It is a sliding-window limiter: at most `rate` requests start in any window of `windowMs`
- * (a burst of `rate`, then a steady `rate` per second), which stays under both a fixed-window and
- * a token-bucket server limit. It also follows the server's `X-RateLimit-*` headers: the limit
- * caps the rate, a remaining count under 10% of the limit spreads what is left until the reset,
- * none left (or a 429) holds every request until the reset.
+ * Two rules together keep a steady stream under both kinds of server limit:
+ * - a small token bucket (GCRA): bursts of up to 10% of the rate, then evenly spaced requests at
+ *   `rate` per second, so a token-bucket server's own bucket stays nearly full and jitter on the
+ *   way there cannot empty it;
+ * - a sliding window: at most `rate` requests start in any `windowMs` (a little over 1 s), so a
+ *   fixed-window server never sees more than its limit in one window.
+ * It also follows the server's `X-RateLimit-*` headers: the limit caps the rate; a remaining count
+ * under 10% of the limit (someone else is using the key) spreads what is left until the reset;
+ * none left, or a 429, holds every request until the reset or the `retry_after`.
  */
 import { createHash } from "node:crypto";
 import { abortedError } from "./abort.js";
@@ -27,6 +31,8 @@ interface Waiter {
 /** Slack added to the window so jitter on the way to the server cannot bunch requests into one window. */
 const DEFAULT_WINDOW_MS = 1_015;
 const LOW_REMAINING_FRACTION = 0.1;
+/** Burst size of the client's token bucket, as a fraction of the rate. */
+const BURST_FRACTION = 0.1;
 /** Server-named pauses longer than this are taken as clock skew and capped. */
 const MAX_PAUSE_MS = 61_000;
 
@@ -46,6 +52,8 @@ export class RateLimiter {
   #paceMs = 0;
   #paceUntil = 0;
   #lastGrant = Number.NEGATIVE_INFINITY;
+  /** GCRA theoretical arrival time of the next request. */
+  #tat = 0;
   #serverResetMs = 0;
   #serverRemaining = Number.POSITIVE_INFINITY;
 
@@ -122,6 +130,9 @@ export class RateLimiter {
   /** Earliest time the next request may start. */
   #nextSlot(now: number): number {
     let slot = Math.max(now, this.#notBefore);
+    const spacingMs = 1000 / this.#rate;
+    const burstToleranceMs = (Math.max(1, Math.ceil(this.#rate * BURST_FRACTION)) - 1) * spacingMs;
+    slot = Math.max(slot, this.#tat - burstToleranceMs);
     const capacity = Math.max(1, Math.floor(this.#rate));
     const windowMs = (this.#windowMs * capacity) / this.#rate;
     if (this.#stamps.length >= capacity) {
@@ -150,6 +161,7 @@ export class RateLimiter {
 
   #grant(now: number): void {
     this.#lastGrant = now;
+    this.#tat = Math.max(this.#tat, now) + 1000 / this.#rate;
     this.#stamps.push(now);
     const keep = Math.max(1, Math.floor(this.#configuredRate));
     if (this.#stamps.length > keep * 2) this.#stamps.splice(0, this.#stamps.length - keep);

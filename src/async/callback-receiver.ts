@@ -1,0 +1,131 @@
+/**
+ * A completion source fed by the service's callbacks (webhooks): a small HTTP server that takes
+ * the POSTs the service sends when a task ends (`{task: {id, state, ...}}`) or a crawl ends, and
+ * resolves `wait(id)` for that id. Pass its `url` as `callback_url` and the receiver itself as
+ * `completion` to `waitFor`. It must be reachable by the service (the sandbox: loopback).
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Completion } from "./wait.js";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Ended ids remembered for waits that start after their callback arrived. */
+const MAX_REMEMBERED = 10_000;
+const ENDED_TASK_STATES = new Set(["success", "error"]);
+const ENDED_CRAWL_EVENTS = new Set(["completed", "failed", "succeeded"]);
+
+export interface CallbackReceiver extends Completion {
+  /** The URL to give the service as `callback_url` (or crawl `callback.url`). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export interface CallbackReceiverOptions {
+  host?: string;
+  port?: number;
+  path?: string;
+}
+
+/** Ids of the work a callback body reports as ended (task callbacks and crawl `completed`/`failed` events). */
+export function endedIds(body: unknown): string[] {
+  if (typeof body !== "object" || body === null) return [];
+  const b = body as Record<string, any>;
+  const ids: string[] = [];
+  if (typeof b.task?.id === "string" && ENDED_TASK_STATES.has(b.task.state)) ids.push(b.task.id);
+  const event = b.event ?? b.type ?? b.crawl?.status ?? b.status;
+  const crawlId = b.crawl_id ?? b.crawl?.id;
+  if (typeof crawlId === "string" && ENDED_CRAWL_EVENTS.has(event)) ids.push(crawlId);
+  return ids;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error("callback body too large"));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+export async function startCallbackReceiver(
+  options: CallbackReceiverOptions = {},
+): Promise<CallbackReceiver> {
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/callbacks";
+  const waiters = new Map<string, Set<() => void>>();
+  const ended = new Set<string>();
+
+  const markEnded = (id: string) => {
+    ended.add(id);
+    if (ended.size > MAX_REMEMBERED) ended.delete(ended.values().next().value as string);
+    for (const resolve of waiters.get(id) ?? []) resolve();
+    waiters.delete(id);
+  };
+
+  const server: Server = createServer((req, res) => {
+    if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== path) {
+      res.writeHead(404).end();
+      return;
+    }
+    readBody(req).then(
+      (text) => {
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          res.writeHead(400).end();
+          return;
+        }
+        for (const id of endedIds(body)) markEnded(id);
+        res.writeHead(204).end();
+      },
+      () => res.writeHead(413).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    wait(id: string, signal: AbortSignal): Promise<void> {
+      if (ended.has(id)) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        if (signal.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        const set = waiters.get(id) ?? new Set();
+        const onAbort = () => {
+          set.delete(done);
+          reject(signal.reason);
+        };
+        const done = () => {
+          signal.removeEventListener("abort", onAbort);
+          resolve();
+        };
+        set.add(done);
+        waiters.set(id, set);
+        signal.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+    close(): Promise<void> {
+      return new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    },
+  };
+}

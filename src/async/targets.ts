@@ -1,0 +1,73 @@
+/** One poll of each kind of target, read the same way: state, whether it ended, and progress. */
+import type { WebDataClient } from "../api/client.js";
+import type { TargetKind } from "./schedule.js";
+
+export interface WaitTarget {
+  kind: TargetKind;
+  id: string;
+}
+
+export interface PollReading {
+  state: string;
+  /** "done" / "failed" when the work ended; undefined while it runs. */
+  end?: "done" | "failed";
+  record: unknown;
+  error?: string;
+  error_type?: string;
+  /** Completed units and their total, when the target reports them. */
+  completed?: number;
+  total?: number;
+}
+
+export type Poller = (client: WebDataClient, id: string, signal: AbortSignal) => Promise<PollReading>;
+
+const pollTask: Poller = async (client, id, signal) => {
+  const { task } = await client.getTask(id, { signal });
+  const reading: PollReading = { state: task.state, record: task };
+  if (task.state === "success") reading.end = "done";
+  if (task.state === "error") {
+    reading.end = "failed";
+    reading.error = task.error;
+    reading.error_type = task.error_type;
+  }
+  return reading;
+};
+
+const pollBatch: Poller = async (client, id, signal) => {
+  const progress = await client.getBatchProgress(id, { signal });
+  return {
+    state: progress.completed ? "completed" : "running",
+    end: progress.completed ? "done" : undefined,
+    record: progress,
+    completed: progress.completed_count,
+    total: progress.total,
+  };
+};
+
+const pollCrawl: Poller = async (client, id, signal) => {
+  const { crawl } = await client.getCrawl(id, { signal });
+  const reading: PollReading = {
+    state: crawl.status,
+    record: crawl,
+    completed: crawl.completed,
+    total: crawl.total,
+  };
+  if (crawl.status === "succeeded") reading.end = "done";
+  if (crawl.status === "failed") {
+    reading.end = "failed";
+    reading.error = crawl.error;
+  }
+  return reading;
+};
+
+export const POLLERS: Record<TargetKind, Poller> = { task: pollTask, batch: pollBatch, crawl: pollCrawl };
+
+/** The progress message of one reading, for humans. */
+export function describeReading(target: WaitTarget, reading: PollReading, elapsedMs: number): string {
+  const seconds = (elapsedMs / 1000).toFixed(1);
+  if (reading.completed !== undefined && reading.total !== undefined) {
+    const noun = target.kind === "crawl" ? "pages" : "tasks";
+    return `${target.kind} ${target.id}: ${reading.completed}/${reading.total} ${noun} done (${reading.state}, ${seconds} s)`;
+  }
+  return `${target.kind} ${target.id}: ${reading.state} after ${seconds} s`;
+}
