@@ -80,20 +80,16 @@ export function makeContext(deps: ToolDeps, opts: CallOptions): ToolContext {
         completion: options.completion as never,
         onProgress: (p: unknown) => {
           polls += 1;
-          void progress({ progress: polls, message: describeProgress(target.kind, p) });
+          const r = (typeof p === "object" && p !== null ? p : {}) as Partial<ProgressUpdate>;
+          void progress(
+            typeof r.progress === "number"
+              ? { progress: r.progress, total: r.total, message: r.message }
+              : { progress: polls, message: `${target.kind} ${target.id} running` },
+          );
         },
       });
     },
   };
-}
-
-function describeProgress(kind: string, p: unknown): string {
-  if (typeof p !== "object" || p === null) return `${kind} running`;
-  const r = p as Record<string, unknown>;
-  const parts = [`${kind} ${typeof r.state === "string" ? r.state : "running"}`];
-  if (typeof r.completed === "number" && typeof r.total === "number")
-    parts.push(`${r.completed}/${r.total} done`);
-  return parts.join(", ");
 }
 
 const outputSchemas = new WeakMap<ToolDefinition, z.ZodObject>();

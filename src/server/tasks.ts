@@ -12,7 +12,7 @@ import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks"
 import type { Request, RequestId, Result, Task } from "@modelcontextprotocol/sdk/types.js";
 
 /** How often the SDK re-reads the store while it answers an implicit task's call (ms). */
-export const IMPLICIT_POLL_MS = 10;
+export const IMPLICIT_POLL_MS = 5;
 /** How long an implicit task's record is kept after creation (ms). */
 const IMPLICIT_TTL_MS = 10 * 60_000;
 /** Poll interval suggested to clients that asked for a task (ms). */

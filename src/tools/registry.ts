@@ -3,9 +3,22 @@
  * as a separate list. Adding a tool: one import and one entry below.
  */
 import type { Config } from "../config.js";
+import { crawlSite } from "./crawl-site.js";
+import { extractBatch } from "./extract-batch.js";
+import { extractPage } from "./extract-page.js";
+import { getTask } from "./get-task.js";
+import { mapSite } from "./map-site.js";
+import { serpSearch } from "./serp-search.js";
 import type { ServerExtension, ToolDefinition } from "./tool.js";
 
-export const ALL_TOOLS: readonly ToolDefinition[] = [];
+export const ALL_TOOLS: readonly ToolDefinition[] = [
+  serpSearch,
+  extractPage,
+  extractBatch,
+  crawlSite,
+  mapSite,
+  getTask,
+];
 
 /** Hooks `createServer()` runs with a `ServerHost` (services, dynamic tools). One entry each. */
 export const SERVER_EXTENSIONS: readonly ServerExtension[] = [];

@@ -64,7 +64,7 @@ export function resumeFor(target: WaitTarget) {
 export function pendingResult(
   outcome: Extract<WaitOutcome, { status: "pending" }>,
   extra: Record<string, unknown> = {},
-): ToolResult<Record<string, unknown>> {
+): ToolResult<any> {
   const field = ID_FIELD[outcome.target.kind];
   const resume = resumeFor(outcome.target);
   const seconds = Math.round(outcome.elapsedMs / 1000);

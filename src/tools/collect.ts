@@ -1,0 +1,92 @@
+/**
+ * Reading the pages of a batch or crawl into one result: fetch the results of finished tasks a
+ * few at a time (the client's rate limiter paces them) until `max_chars` is spent; the rest are
+ * listed with their task ids for `get_task`.
+ */
+import { z } from "zod";
+import type { WebDataClient } from "../api/client.js";
+import { clip } from "./result.js";
+
+/** One task of a batch or crawl, as listed in results. */
+export const taskItem = z.object({
+  task_id: z.string(),
+  url: z.string().optional(),
+  state: z.string(),
+  status_code: z.number().optional(),
+  content: z.string().optional().describe("Markdown, clipped"),
+  total_chars: z.number().optional(),
+  error: z.string().optional(),
+});
+export type TaskItem = z.infer<typeof taskItem>;
+
+export interface TaskRef {
+  id: string;
+  state: string;
+  url?: string;
+  error?: string;
+}
+
+const CONCURRENCY = 6;
+/** Below this many characters left, no further page is fetched. */
+const MIN_PAGE_CHARS = 200;
+
+/** Fills `content` of successful tasks, in order, while the budget lasts. */
+export async function collectPages(
+  client: WebDataClient,
+  refs: readonly TaskRef[],
+  maxChars: number,
+  signal: AbortSignal,
+): Promise<{ items: TaskItem[]; unread: number }> {
+  const items: TaskItem[] = refs.map((r) => {
+    const item: TaskItem = { task_id: r.id, state: r.state };
+    if (r.url) item.url = r.url;
+    if (r.error) item.error = r.error;
+    return item;
+  });
+  const readable = items.filter((i) => i.state === "success");
+  // An even share per page, so one long page does not crowd out the rest.
+  const share = Math.max(MIN_PAGE_CHARS, Math.floor(maxChars / Math.max(1, readable.length)));
+  let budget = maxChars;
+  let next = 0;
+  const queue = readable.slice(0, Math.max(1, Math.floor(maxChars / MIN_PAGE_CHARS)));
+  const worker = async () => {
+    while (next < queue.length && budget >= MIN_PAGE_CHARS && !signal.aborted) {
+      const item = queue[next++];
+      const result = await client.getTaskResults(item.task_id, { signal });
+      const body = result.data?.markdown ?? result.data?.html ?? "";
+      const part = clip(body, Math.min(share, budget));
+      budget -= part.text.length;
+      item.url ??= result.url;
+      if (result.status_code !== undefined) item.status_code = result.status_code;
+      item.content = part.text;
+      item.total_chars = part.total_chars;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  const unread = readable.filter((i) => i.content === undefined).length;
+  return { items, unread };
+}
+
+/** Markdown listing of collected items with the read-on hint for cut or unread pages. */
+export function itemsMarkdown(items: readonly TaskItem[]): string {
+  const out: string[] = [];
+  items.forEach((item, n) => {
+    const head = `## ${n + 1}. ${item.url ?? "(url unknown)"} — ${item.state}${
+      item.status_code !== undefined ? `, HTTP ${item.status_code}` : ""
+    } (task_id ${item.task_id})`;
+    out.push(head);
+    if (item.error) out.push(`Error: ${item.error}`);
+    if (item.content !== undefined) {
+      out.push(item.content);
+      if (item.total_chars !== undefined && item.total_chars > item.content.length) {
+        out.push(
+          `[cut at ${item.content.length} of ${item.total_chars} chars; read on with get_task {"task_id":"${item.task_id}","offset":${item.content.length}}]`,
+        );
+      }
+    } else if (item.state === "success") {
+      out.push(`[not included; read with get_task {"task_id":"${item.task_id}"}]`);
+    }
+    out.push("");
+  });
+  return out.join("\n");
+}

@@ -1,0 +1,73 @@
+/**
+ * `crawl_site`: POST /v1/crawl, wait for the crawl, then each page's URL, state and task id and
+ * the Markdown of as many pages as fit in `max_chars` (the rest through get_task).
+ */
+import { z } from "zod";
+import type { CrawlStatus } from "../api/schemas.js";
+import { collectPages, itemsMarkdown, taskItem } from "./collect.js";
+import { LIST_LIMIT } from "./extract-batch.js";
+import { urlArg } from "./extract-page.js";
+import { longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
+import { defineTool } from "./tool.js";
+
+export const crawlSite = defineTool({
+  name: "crawl_site",
+  title: "Crawl a site",
+  description:
+    "Crawl a site from a start URL, following links, and return each page's URL and Markdown (as much as fits). For only the URL list use map_site.",
+  toolset: "crawl",
+  input: {
+    url: urlArg.describe("Start URL"),
+    limit: z.number().int().min(1).max(1000).default(10).describe("Most pages to crawl"),
+    max_chars: maxCharsArg,
+  },
+  output: {
+    ...longToolShape,
+    crawl_id: z.string(),
+    total: z.number().optional(),
+    completed: z.number().optional(),
+    pages: z.array(taskItem).optional(),
+    unread: z.number().optional().describe("Successful pages not included; read with get_task"),
+    next_offset: z.number().optional().describe("More pages: get_task with crawl_id and this offset"),
+  },
+  readOnly: true,
+  longRunning: true,
+  async handler(args, ctx) {
+    const { crawl_id } = await ctx.client.crawl({ url: args.url, limit: args.limit }, { signal: ctx.signal });
+    const outcome = await ctx.wait({ kind: "crawl", id: crawl_id });
+    if (outcome.status === "pending") return pendingResult(outcome);
+    if (outcome.status === "failed") throwFailed(outcome);
+    const crawl = outcome.record as CrawlStatus["crawl"];
+    const refs = crawl.tasks.map((t) => ({ id: t.id, state: t.state, url: t.url }));
+    const { items, unread } = await collectPages(
+      ctx.client,
+      refs.slice(0, LIST_LIMIT),
+      args.max_chars,
+      ctx.signal,
+    );
+    const lines = [
+      `# Crawl ${crawl_id} of ${args.url}: ${crawl.status}, ${crawl.completed}/${crawl.total} pages`,
+    ];
+    if (unread > 0)
+      lines.push(`${unread} page(s) did not fit in max_chars; read them with get_task and their task_id.`);
+    if (refs.length > LIST_LIMIT) {
+      lines.push(
+        `Listing ${LIST_LIMIT} of ${refs.length}; the rest: get_task {"crawl_id":"${crawl_id}","offset":${LIST_LIMIT}}`,
+      );
+    }
+    lines.push("", itemsMarkdown(items));
+    return {
+      structured: {
+        status: "done" as const,
+        state: crawl.status,
+        crawl_id,
+        total: crawl.total,
+        completed: crawl.completed,
+        pages: items,
+        ...(unread > 0 ? { unread } : {}),
+        ...(refs.length > LIST_LIMIT ? { next_offset: LIST_LIMIT } : {}),
+      },
+      text: lines.join("\n"),
+    };
+  },
+});

@@ -1,0 +1,92 @@
+/** `extract_batch`: many pages at once through POST /v1/extract/batch, waited on and summarised. */
+import { z } from "zod";
+import { EXTRACT_FORMATS } from "../api/schemas.js";
+import { collectPages, itemsMarkdown, type TaskRef, taskItem } from "./collect.js";
+import { urlArg } from "./extract-page.js";
+import { longToolShape, maxCharsArg, pendingResult } from "./result.js";
+import { defineTool } from "./tool.js";
+
+/** Pages listed in one result; the rest are paged through get_task. */
+export const LIST_LIMIT = 50;
+
+const options = {
+  render: z.boolean().optional(),
+  formats: z.array(z.enum(EXTRACT_FORMATS)).min(1).optional(),
+  country: z.string().length(2).optional(),
+};
+
+export const extractBatch = defineTool({
+  name: "extract_batch",
+  title: "Extract many pages",
+  description:
+    "Fetch up to 1000 pages in one batch and return each page's Markdown (as much as fits). Use instead of many extract_page calls.",
+  toolset: "extract",
+  input: {
+    inputs: z
+      .array(z.object({ url: urlArg, ...options }))
+      .min(1)
+      .max(1000)
+      .describe("One item per page; members override shared_inputs"),
+    shared_inputs: z.object(options).optional().describe("Defaults for every item"),
+    max_chars: maxCharsArg,
+  },
+  output: {
+    ...longToolShape,
+    batch_id: z.string(),
+    total: z.number().optional(),
+    completed: z.number().optional(),
+    pages: z.array(taskItem).optional(),
+    unread: z.number().optional().describe("Successful pages not included; read with get_task"),
+    next_offset: z.number().optional().describe("More pages: get_task with batch_id and this offset"),
+  },
+  readOnly: true,
+  longRunning: true,
+  async handler(args, ctx) {
+    const submission = await ctx.client.extractBatch(
+      { inputs: args.inputs, shared_inputs: args.shared_inputs ?? {} },
+      { signal: ctx.signal },
+    );
+    const { batch_id } = submission;
+    const outcome = await ctx.wait({ kind: "batch", id: batch_id });
+    if (outcome.status === "pending") return pendingResult(outcome, { total: submission.batch_size });
+
+    const urls = new Map<string, string>();
+    submission.tasks?.forEach((t, i) => {
+      const input = t.input as { url?: unknown } | undefined;
+      const url = typeof input?.url === "string" ? input.url : args.inputs[i]?.url;
+      if (url) urls.set(t.id, url);
+    });
+    const detail = await ctx.client.getBatch(batch_id, { signal: ctx.signal });
+    const refs: TaskRef[] = detail.tasks.map((t) => ({
+      id: t.id,
+      state: t.state,
+      url: urls.get(t.id) ?? (typeof t.url === "string" ? t.url : undefined),
+      error: typeof t.error === "string" ? t.error : undefined,
+    }));
+    const listed = refs.slice(0, LIST_LIMIT);
+    const { items, unread } = await collectPages(ctx.client, listed, args.max_chars, ctx.signal);
+    const ok = refs.filter((r) => r.state === "success").length;
+    const lines = [`# Batch ${batch_id}: ${ok}/${refs.length} pages succeeded`];
+    if (unread > 0)
+      lines.push(`${unread} successful page(s) did not fit in max_chars; read them with get_task.`);
+    if (refs.length > LIST_LIMIT) {
+      lines.push(
+        `Listing ${LIST_LIMIT} of ${refs.length}; the rest: get_task {"batch_id":"${batch_id}","offset":${LIST_LIMIT}}`,
+      );
+    }
+    lines.push("", itemsMarkdown(items));
+    return {
+      structured: {
+        status: "done" as const,
+        state: outcome.state,
+        batch_id,
+        total: refs.length,
+        completed: ok,
+        pages: items,
+        ...(unread > 0 ? { unread } : {}),
+        ...(refs.length > LIST_LIMIT ? { next_offset: LIST_LIMIT } : {}),
+      },
+      text: lines.join("\n"),
+    };
+  },
+});

@@ -1,0 +1,48 @@
+/**
+ * `extract_page`: one page as Markdown. Sync `POST /v1/extract`, or `/v1/extract/async` plus
+ * waiting when `render` is true or a screenshot is asked for.
+ */
+import { z } from "zod";
+import { EXTRACT_FORMATS, type TaskResult } from "../api/schemas.js";
+import { pageShape, shapePage } from "./page-format.js";
+import { longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
+import { defineTool } from "./tool.js";
+
+export const urlArg = z.url({ protocol: /^https?$/ }).describe("Absolute http(s) URL");
+
+export const extractPage = defineTool({
+  name: "extract_page",
+  title: "Extract a web page",
+  description:
+    "Fetch one web page and return its content as Markdown (optionally HTML, headers, links, a screenshot). Use render for JavaScript-heavy pages.",
+  toolset: "extract",
+  input: {
+    url: urlArg,
+    render: z.boolean().default(false).describe("Render JavaScript in a browser (slower)"),
+    formats: z
+      .array(z.enum(EXTRACT_FORMATS))
+      .min(1)
+      .default(["markdown"])
+      .describe("screenshot implies rendering"),
+    country: z.string().length(2).optional().describe("ISO alpha-2 country to fetch from"),
+    max_chars: maxCharsArg,
+  },
+  output: { ...longToolShape, ...pageShape },
+  readOnly: true,
+  longRunning: true,
+  async handler(args, ctx) {
+    const request = { url: args.url, render: args.render, formats: args.formats, country: args.country };
+    let result: TaskResult;
+    if (args.render || args.formats.includes("screenshot")) {
+      const { task_id } = await ctx.client.extractAsync(request, { signal: ctx.signal });
+      const outcome = await ctx.wait({ kind: "task", id: task_id });
+      if (outcome.status === "pending") return pendingResult(outcome, { url: args.url });
+      if (outcome.status === "failed") throwFailed(outcome);
+      result = await ctx.client.getTaskResults(task_id, { signal: ctx.signal });
+    } else {
+      result = await ctx.client.extract(request, { signal: ctx.signal });
+    }
+    const page = shapePage(result, args.max_chars);
+    return { structured: { status: "done", ...page.structured }, text: page.text, images: page.images };
+  },
+});

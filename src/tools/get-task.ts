@@ -1,0 +1,173 @@
+/**
+ * `get_task`: the state of a task, batch or crawl, and its results once done — the way to
+ * resume any long tool's handle and to read on past `max_chars` (with `offset`).
+ */
+import { z } from "zod";
+import { itemsMarkdown, taskItem } from "./collect.js";
+import { ToolError } from "./errors.js";
+import { LIST_LIMIT } from "./extract-batch.js";
+import { mapUrls, urlPage } from "./map-site.js";
+import { pageShape, shapePage } from "./page-format.js";
+import { longToolShape, maxCharsArg, offsetArg, resumeFor, throwFailed } from "./result.js";
+import { defineTool, type ToolContext, type ToolResult } from "./tool.js";
+
+const idArg = z.string().min(1).max(200);
+
+/** Checked against the output schema at run time (runTool); handles and listings share it. */
+type Out = any;
+
+function pending(target: { kind: "task" | "batch" | "crawl"; id: string }, state: string, extra: Out = {}) {
+  const field = `${target.kind}_id`;
+  const resume = resumeFor(target);
+  const progress =
+    typeof extra.completed === "number" && typeof extra.total === "number"
+      ? `, ${extra.completed}/${extra.total} done`
+      : "";
+  return {
+    structured: { status: "pending", state, [field]: target.id, resume, ...extra },
+    text: `${target.kind} ${target.id} is still running (state: ${state}${progress}). Call get_task ${JSON.stringify(resume.arguments)} again later.`,
+  };
+}
+
+async function readTask(
+  id: string,
+  offset: number,
+  maxChars: number,
+  ctx: ToolContext,
+): Promise<ToolResult<Out>> {
+  const { task } = await ctx.client.getTask(id, { signal: ctx.signal });
+  if (task.state === "error") {
+    throwFailed({
+      status: "failed",
+      target: { kind: "task", id },
+      state: task.state,
+      error: task.error,
+      error_type: task.error_type,
+      record: task,
+    });
+  }
+  if (task.state !== "success") return pending({ kind: "task", id }, task.state);
+  const result = await ctx.client.getTaskResults(id, { signal: ctx.signal });
+  const data = result.data ?? {};
+  if (data.markdown === undefined && data.html === undefined && mapUrls(result).length > 0) {
+    const urls = mapUrls(result);
+    const { page, next_offset } = urlPage(urls, maxChars, offset);
+    const more =
+      next_offset !== undefined ? `\n[more: get_task {"task_id":"${id}","offset":${next_offset}}]` : "";
+    return {
+      structured: {
+        status: "done",
+        state: task.state,
+        task_id: id,
+        url: result.url,
+        urls: page,
+        total: urls.length,
+        next_offset,
+      },
+      text: `# ${result.url}: ${urls.length} URLs (from ${offset})\n${page.join("\n")}${more}`,
+    };
+  }
+  const shaped = shapePage(result, maxChars, offset);
+  return {
+    structured: { status: "done", state: task.state, ...shaped.structured },
+    text: shaped.text,
+    images: shaped.images,
+  };
+}
+
+async function readBatch(id: string, offset: number, ctx: ToolContext): Promise<ToolResult<Out>> {
+  const progress = await ctx.client.getBatchProgress(id, { signal: ctx.signal });
+  const counts = { completed: progress.completed_count, total: progress.total };
+  if (!progress.completed) return pending({ kind: "batch", id }, "running", counts);
+  const detail = await ctx.client.getBatch(id, { signal: ctx.signal });
+  return listing({ kind: "batch", id }, "completed", detail.tasks, offset, counts);
+}
+
+async function readCrawl(id: string, offset: number, ctx: ToolContext): Promise<ToolResult<Out>> {
+  const { crawl } = await ctx.client.getCrawl(id, { signal: ctx.signal });
+  if (crawl.status === "failed") {
+    throwFailed({
+      status: "failed",
+      target: { kind: "crawl", id },
+      state: crawl.status,
+      error: crawl.error,
+      record: crawl,
+    });
+  }
+  const counts = { completed: crawl.completed, total: crawl.total };
+  if (crawl.status !== "succeeded") return pending({ kind: "crawl", id }, crawl.status, counts);
+  return listing({ kind: "crawl", id }, crawl.status, crawl.tasks, offset, counts);
+}
+
+function listing(
+  target: { kind: "batch" | "crawl"; id: string },
+  state: string,
+  tasks: ReadonlyArray<{ id: string; state: string; url?: unknown; error?: unknown }>,
+  offset: number,
+  counts: { completed: number; total: number },
+): ToolResult<Out> {
+  const slice = tasks.slice(offset, offset + LIST_LIMIT);
+  const items = slice.map((t) => ({
+    task_id: t.id,
+    state: t.state,
+    ...(typeof t.url === "string" ? { url: t.url } : {}),
+    ...(typeof t.error === "string" ? { error: t.error } : {}),
+  }));
+  const end = offset + slice.length;
+  const next_offset = end < tasks.length ? end : undefined;
+  const lines = [
+    `# ${target.kind} ${target.id}: ${state}, ${counts.completed}/${counts.total} done; tasks ${offset + 1}-${end} of ${tasks.length}`,
+  ];
+  lines.push("Read a page with get_task and its task_id.", "", itemsMarkdown(items));
+  if (next_offset !== undefined)
+    lines.push(`[more: get_task {"${target.kind}_id":"${target.id}","offset":${next_offset}}]`);
+  return {
+    structured: {
+      status: "done",
+      state,
+      [`${target.kind}_id`]: target.id,
+      ...counts,
+      pages: items,
+      next_offset,
+    },
+    text: lines.join("\n"),
+  };
+}
+
+export const getTask = defineTool({
+  name: "get_task",
+  title: "Get task, batch or crawl",
+  description:
+    "Check a task, batch or crawl started earlier and get its results once done. Give exactly one id. Use offset to read on where a result was cut.",
+  toolset: "tasks",
+  input: {
+    task_id: idArg.optional(),
+    batch_id: idArg.optional(),
+    crawl_id: idArg.optional(),
+    offset: offsetArg.describe("Task: character offset; batch/crawl/map: item offset"),
+    max_chars: maxCharsArg,
+  },
+  output: {
+    ...longToolShape,
+    ...pageShape,
+    batch_id: z.string().optional(),
+    crawl_id: z.string().optional(),
+    completed: z.number().optional(),
+    total: z.number().optional(),
+    pages: z.array(taskItem).optional(),
+    urls: z.array(z.string()).optional(),
+  },
+  readOnly: true,
+  async handler(args, ctx) {
+    const given = (["task_id", "batch_id", "crawl_id"] as const).filter((k) => args[k] !== undefined);
+    if (given.length !== 1) {
+      throw new ToolError(
+        "invalid_argument",
+        `get_task needs exactly one of task_id, batch_id, crawl_id (got ${given.length ? given.join(", ") : "none"}).`,
+      );
+    }
+    if (args.task_id) return readTask(args.task_id, args.offset, args.max_chars, ctx);
+    if (args.batch_id) return readBatch(args.batch_id, args.offset, ctx);
+    return readCrawl(args.crawl_id!, args.offset, ctx);
+  },
+});

@@ -1,0 +1,78 @@
+/** `map_site`: POST /v1/map/async, wait, and return the site's URL list. */
+import { z } from "zod";
+import type { TaskResult } from "../api/schemas.js";
+import { urlArg } from "./extract-page.js";
+import { longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
+import { defineTool } from "./tool.js";
+
+/** The URLs in a map task's result (`data.links`; other spellings tolerated). */
+export function mapUrls(result: TaskResult): string[] {
+  const data = result.data as Record<string, unknown>;
+  const parsing = data.parsing as Record<string, unknown> | undefined;
+  const list = data.links ?? data.urls ?? parsing?.urls ?? parsing?.links ?? [];
+  return Array.isArray(list) ? list.filter((u): u is string => typeof u === "string") : [];
+}
+
+/** As many URLs as fit in `maxChars` (one per line), from `offset`. */
+export function urlPage(urls: readonly string[], maxChars: number, offset = 0) {
+  const page: string[] = [];
+  let used = 0;
+  for (let i = offset; i < urls.length; i++) {
+    if (used + urls[i].length + 1 > maxChars && page.length > 0) break;
+    page.push(urls[i]);
+    used += urls[i].length + 1;
+  }
+  const end = offset + page.length;
+  return { page, next_offset: end < urls.length ? end : undefined };
+}
+
+export const mapSite = defineTool({
+  name: "map_site",
+  title: "Map a site's URLs",
+  description: "List the URLs of a site (its map) without fetching their content. Use before extract_batch.",
+  toolset: "crawl",
+  input: {
+    url: urlArg.describe("Site URL"),
+    limit: z.number().int().min(1).max(5000).optional().describe("Most URLs to return"),
+    max_chars: maxCharsArg,
+  },
+  output: {
+    ...longToolShape,
+    task_id: z.string(),
+    url: z.string().optional(),
+    urls: z.array(z.string()).optional(),
+    total: z.number().optional(),
+    next_offset: z.number().optional().describe("More URLs: get_task with task_id and this offset"),
+  },
+  readOnly: true,
+  longRunning: true,
+  async handler(args, ctx) {
+    const { task_id } = await ctx.client.mapAsync(
+      { url: args.url, limit: args.limit },
+      { signal: ctx.signal },
+    );
+    const outcome = await ctx.wait({ kind: "task", id: task_id });
+    if (outcome.status === "pending") return pendingResult(outcome, { url: args.url });
+    if (outcome.status === "failed") throwFailed(outcome);
+    const urls = mapUrls(await ctx.client.getTaskResults(task_id, { signal: ctx.signal }));
+    const { page, next_offset } = urlPage(urls, args.max_chars);
+    const lines = [`# Map of ${args.url}: ${urls.length} URLs`, ...page];
+    if (next_offset !== undefined) {
+      lines.push(
+        `[${urls.length - next_offset} more; get_task {"task_id":"${task_id}","offset":${next_offset}}]`,
+      );
+    }
+    return {
+      structured: {
+        status: "done" as const,
+        state: "success",
+        task_id,
+        url: args.url,
+        urls: page,
+        total: urls.length,
+        ...(next_offset !== undefined ? { next_offset } : {}),
+      },
+      text: lines.join("\n"),
+    };
+  },
+});

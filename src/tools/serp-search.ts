@@ -1,0 +1,107 @@
+/** `serp_search`: POST /v2/serp, organic results reduced to position/title/url/snippet. */
+import { z } from "zod";
+import { SEARCH_ENGINES, type SerpResponse } from "../api/schemas.js";
+import { clip, maxCharsArg } from "./result.js";
+import { defineTool } from "./tool.js";
+
+const resultItem = z.object({
+  position: z.number(),
+  title: z.string(),
+  url: z.string(),
+  snippet: z.string().optional(),
+});
+type Item = z.infer<typeof resultItem>;
+
+function organic(response: SerpResponse): Item[] {
+  const parsing = response.data.parsing as { entities?: Record<string, unknown> } | undefined;
+  const list = parsing?.entities?.organic;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((raw, i) => {
+    if (typeof raw !== "object" || raw === null) return [];
+    const r = raw as Record<string, unknown>;
+    if (typeof r.url !== "string" && typeof r.link !== "string") return [];
+    const item: Item = {
+      position: typeof r.position === "number" ? r.position : i + 1,
+      title: typeof r.title === "string" ? r.title : "",
+      url: (r.url ?? r.link) as string,
+    };
+    const snippet = r.snippet ?? r.description;
+    if (typeof snippet === "string" && snippet) item.snippet = snippet;
+    return [item];
+  });
+}
+
+export const serpSearch = defineTool({
+  name: "serp_search",
+  title: "Search engine results",
+  description:
+    "Search the web through a search engine and get ranked results (title, URL, snippet). Use to find pages; then read one with extract_page.",
+  toolset: "search",
+  input: {
+    search_engine: z.enum(SEARCH_ENGINES).describe("engine1_search for general web search"),
+    query: z.string().min(1).optional().describe("Search phrase"),
+    country: z.string().length(2).optional().describe("ISO alpha-2 country code"),
+    device: z.enum(["desktop", "mobile"]).optional(),
+    domain: z.string().default("com").describe("Engine top-level domain"),
+    locale: z.string().optional(),
+    location: z.string().optional().describe("Canonical location name"),
+    num_results: z.number().int().min(1).max(100).optional(),
+    page: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    parse: z.boolean().default(true).describe("Parse into results"),
+    render: z.boolean().default(false).describe("Render in a browser first"),
+    resolve_url: z.boolean().default(false).describe("Resolve redirect URLs (slower)"),
+    show_hidden_results: z.boolean().optional().describe("engine1: include filtered results"),
+    full: z.boolean().default(false).describe("Also return all parsed sections (ads, maps, …)"),
+    max_chars: maxCharsArg,
+  },
+  output: {
+    task_id: z.string(),
+    status: z.string(),
+    url: z.string(),
+    results: z.array(resultItem),
+    sections: z.record(z.string(), z.unknown()).optional(),
+    content: z.string().optional().describe("Page text when not parsed"),
+    warnings: z.array(z.string()).optional(),
+  },
+  readOnly: true,
+  async handler(args, ctx) {
+    const { full, max_chars, ...request } = args;
+    const response = await ctx.client.serp(request, { signal: ctx.signal });
+    const results = organic(response);
+    const structured: {
+      task_id: string;
+      status: string;
+      url: string;
+      results: Item[];
+      sections?: Record<string, unknown>;
+      content?: string;
+      warnings?: string[];
+    } = { task_id: response.task_id, status: response.status, url: response.url, results };
+    if (response.warnings?.length) structured.warnings = response.warnings;
+    const label = request.query ? `"${request.query}"` : request.search_engine;
+    const lines = [`Results for ${label} (${request.search_engine}, status ${response.status}):`];
+    for (const r of results) {
+      lines.push(`${r.position}. ${r.title} — ${r.url}${r.snippet ? `\n   ${r.snippet}` : ""}`);
+    }
+    if (results.length === 0) {
+      const body = response.data.markdown ?? response.data.html;
+      if (body) {
+        const part = clip(body, max_chars);
+        structured.content = part.text;
+        lines.push("No parsed results; page text:", part.text);
+      } else {
+        lines.push("No results.");
+      }
+    }
+    if (full) {
+      const entities =
+        (response.data.parsing as { entities?: Record<string, unknown> } | undefined)?.entities ?? {};
+      const { organic: _omit, ...rest } = entities;
+      const json = JSON.stringify(rest);
+      if (json.length <= max_chars) structured.sections = rest;
+      lines.push("", `Other sections: ${Object.keys(rest).join(", ") || "none"}`, clip(json, max_chars).text);
+    }
+    if (structured.warnings) lines.push("", `Warnings: ${structured.warnings.join("; ")}`);
+    return { structured, text: lines.join("\n") };
+  },
+});
