@@ -1,0 +1,172 @@
+/** Retries, 429 waits, resets and timeouts against a scripted local server. */
+import { afterEach, describe, expect, it } from "vitest";
+import { WebDataClient, type WebDataClientOptions } from "../../src/api/client.js";
+import { ApiError } from "../../src/api/errors.js";
+import { closedPort, type FakeServer, type Handler, json, startFakeServer, TASK } from "./fake-server.js";
+
+let server: FakeServer | undefined;
+let client: WebDataClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+async function setup(handler: Handler, options: Partial<WebDataClientOptions> = {}) {
+  server = await startFakeServer(handler);
+  client = new WebDataClient({ baseUrl: server.url, apiKey: `retry-key-${Math.random()}`, ...options });
+  return { server, client };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApiError);
+  return err as ApiError;
+}
+
+const rateLimited = (retryAfter: number) => ({
+  error: {
+    code: "RATE_LIMIT_EXCEEDED",
+    message: "Rate limit of 83 per second exceeded",
+    retry_after: retryAfter,
+  },
+});
+
+describe("429", () => {
+  it("waits the retry_after the body asks for, even with a later X-RateLimit-Reset", async () => {
+    const farReset = String(Math.ceil(Date.now() / 1000) + 120);
+    const { server, client } = await setup((_req, res, i) =>
+      i === 0
+        ? json(res, 429, rateLimited(1), { "x-ratelimit-reset": farReset, "x-ratelimit-remaining": "0" })
+        : json(res, 200, { task: TASK }),
+    );
+    await expect(client.getTask(TASK.id)).resolves.toMatchObject({ task: { id: TASK.id } });
+    expect(server.requests).toHaveLength(2);
+    const gap = server.requests[1].at - server.requests[0].at;
+    expect(gap).toBeGreaterThanOrEqual(1_000);
+    expect(gap).toBeLessThan(10_000);
+  });
+
+  it("retries a submission after a 429 (it was not accepted)", async () => {
+    const { server, client } = await setup((_req, res, i) =>
+      i === 0 ? json(res, 429, rateLimited(1)) : json(res, 200, { task_id: "t1" }),
+    );
+    await expect(client.extractAsync({ url: "https://example.com" })).resolves.toEqual({ task_id: "t1" });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("surfaces rate_limited with retryAfter when the wait would pass the retry deadline", async () => {
+    const { server, client } = await setup((_req, res) => json(res, 429, rateLimited(30)), {
+      retryDeadlineMs: 5_000,
+    });
+    const err = await failure(client.getTask(TASK.id));
+    expect(err.code).toBe("rate_limited");
+    expect(err.retryAfter).toBe(30);
+    expect(err.message).toContain("Retry after 30 s");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("5xx", () => {
+  it("retries a read and succeeds", async () => {
+    const { server, client } = await setup((_req, res, i) =>
+      i < 2 ? json(res, 503, { error: { code: "E", message: "busy" } }) : json(res, 200, { task: TASK }),
+    );
+    await expect(client.getTask(TASK.id)).resolves.toBeDefined();
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("gives up after maxAttempts with an upstream_error", async () => {
+    const { server, client } = await setup((_req, res) =>
+      json(res, 500, { error: { code: "E", message: "down" } }),
+    );
+    const err = await failure(client.getBatchProgress("b1"));
+    expect(err.code).toBe("upstream_error");
+    expect(err.status).toBe(500);
+    expect(err.message).toContain("after 4 attempts");
+    expect(err.maybeAccepted).toBe(false);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it("retries the read-only domain health POST", async () => {
+    const { server, client } = await setup((_req, res, i) =>
+      i === 0 ? json(res, 502, {}) : json(res, 200, { domains: [{ domain: "example.com", status: "up" }] }),
+    );
+    await expect(client.checkDomainHealth({ domains: ["example.com"] })).resolves.toBeDefined();
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("does not re-send a submission after a 5xx, and says it may have been accepted", async () => {
+    const { server, client } = await setup((_req, res) =>
+      json(res, 500, { error: { code: "E", message: "oops" } }),
+    );
+    const err = await failure(client.extractBatch({ inputs: [{ url: "https://example.com" }] }));
+    expect(err.code).toBe("upstream_error");
+    expect(err.maybeAccepted).toBe(true);
+    expect(err.message).toContain("get_task");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("connection failures", () => {
+  it("retries a read after a reset and succeeds", async () => {
+    const { server, client } = await setup((_req, res, i) => {
+      if (i === 0) res.socket?.destroy();
+      else json(res, 200, { task: TASK });
+    });
+    await expect(client.getTask(TASK.id)).resolves.toBeDefined();
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("does not re-send a submission after a reset once sent", async () => {
+    const { server, client } = await setup((_req, res) => {
+      res.socket?.destroy();
+    });
+    const err = await failure(client.crawl({ url: "https://example.com" }));
+    expect(err.code).toBe("network_error");
+    expect(err.maybeAccepted).toBe(true);
+    expect(err.message).toContain("may already have accepted");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a submission whose connection was refused (never sent), then reports a network error", async () => {
+    const port = await closedPort();
+    client = new WebDataClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: `refused-${Math.random()}` });
+    const err = await failure(client.extractAsync({ url: "https://example.com" }));
+    expect(err.code).toBe("network_error");
+    expect(err.maybeAccepted).toBe(false);
+    expect(err.message).toContain("after 4 attempts");
+    expect(err.message).toContain("ECONNREFUSED");
+  });
+
+  it("times out a read that gets no answer, retrying it", async () => {
+    const { server, client } = await setup(() => {}, { timeouts: { headersMs: 200 }, maxAttempts: 2 });
+    const err = await failure(client.getTask(TASK.id));
+    expect(err.code).toBe("timeout");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("does not re-send a submission that timed out after it was sent", async () => {
+    const { server, client } = await setup(() => {}, { timeouts: { headersMs: 200 } });
+    const err = await failure(client.serp({ search_engine: "engine1_search", query: "q" }));
+    expect(err.code).toBe("timeout");
+    expect(err.maybeAccepted).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("stops retrying when cancelled during a backoff wait", async () => {
+    const { server, client } = await setup((_req, res) => json(res, 429, rateLimited(5)));
+    const controller = new AbortController();
+    const pending = client.getTask(TASK.id, { signal: controller.signal });
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    const err = await failure(pending);
+    expect(err.code).toBe("aborted");
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,74 @@
+/** A scripted HTTP server on 127.0.0.1:0 for client unit tests: one handler call per request, all recorded. */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+  at: number;
+}
+
+export type Handler = (req: SeenRequest, res: ServerResponse, index: number) => void | Promise<void>;
+
+export interface FakeServer {
+  url: string;
+  requests: SeenRequest[];
+  close(): Promise<void>;
+}
+
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+export async function startFakeServer(handler: Handler): Promise<FakeServer> {
+  const requests: SeenRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const seen: SeenRequest = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
+      requests.push(seen);
+      Promise.resolve(handler(seen, res, requests.length - 1)).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A port on 127.0.0.1 with nothing listening (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export const TASK = {
+  id: "7d0f3c1e-0000-4000-8000-000000000001",
+  state: "pending",
+  created_at: "2026-01-01T00:00:00.000Z",
+};

@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "../../src/api/errors.js";
+import { RateLimiter, sharedLimiter } from "../../src/api/rate-limiter.js";
+
+/** Starts `n` acquisitions and records the fake-clock time each is granted. */
+function acquireAll(limiter: RateLimiter, n: number): number[] {
+  const grants: number[] = [];
+  for (let i = 0; i < n; i++) void limiter.acquire().then(() => grants.push(Date.now()));
+  return grants;
+}
+
+function maxInWindow(times: number[], windowMs: number): number {
+  let best = 0;
+  for (let i = 0; i < times.length; i++) {
+    let j = i;
+    while (j < times.length && times[j] < times[i] + windowMs) j++;
+    best = Math.max(best, j - i);
+  }
+  return best;
+}
+
+describe("RateLimiter", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000_000 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("never starts more than the rate in any one-second window, and bursts only 10% of it", async () => {
+    const limiter = new RateLimiter(50);
+    const grants = acquireAll(limiter, 300);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(grants).toHaveLength(300);
+    expect(maxInWindow(grants, 1_000)).toBeLessThanOrEqual(50);
+    expect(maxInWindow(grants, 1)).toBeLessThanOrEqual(5);
+    // and it does not waste the budget: 300 requests at 50/s take about 6 s
+    expect(grants[299] - grants[0]).toBeLessThan(6_500);
+  });
+
+  it("holds every request until the reset when the server reports none remaining", async () => {
+    const limiter = new RateLimiter(50);
+    const resetAt = Date.now() + 3_000;
+    limiter.observe({ limit: 50, remaining: 0, resetEpochSec: Math.ceil(resetAt / 1000) });
+    const grants = acquireAll(limiter, 3);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(grants).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(grants).toHaveLength(3);
+    expect(grants[0]).toBeGreaterThanOrEqual(Math.ceil(resetAt / 1000) * 1000);
+  });
+
+  it("spreads a low remaining count until the reset", async () => {
+    const limiter = new RateLimiter(100);
+    const reset = Math.ceil((Date.now() + 2_000) / 1000);
+    limiter.observe({ limit: 100, remaining: 4, resetEpochSec: reset });
+    const grants = acquireAll(limiter, 4);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(grants).toHaveLength(4);
+    // 4 requests over the time to the reset: consecutive grants are well apart
+    for (let i = 1; i < grants.length; i++) expect(grants[i] - grants[i - 1]).toBeGreaterThanOrEqual(300);
+  });
+
+  it("lowers its rate to the server's X-RateLimit-Limit", async () => {
+    const limiter = new RateLimiter(83);
+    limiter.observe({ limit: 10, remaining: 10, resetEpochSec: Math.ceil(Date.now() / 1000) + 1 });
+    expect(limiter.rate).toBe(10);
+  });
+
+  it("pauses after a 429 for the time asked", async () => {
+    const limiter = new RateLimiter(50);
+    limiter.pauseFor(1_500);
+    const grants = acquireAll(limiter, 1);
+    await vi.advanceTimersByTimeAsync(1_400);
+    expect(grants).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(grants).toHaveLength(1);
+  });
+
+  it("rejects a cancelled acquisition with an aborted ApiError and grants the others", async () => {
+    const limiter = new RateLimiter(1);
+    await limiter.acquire();
+    const controller = new AbortController();
+    const cancelled = limiter.acquire(controller.signal);
+    const next = limiter.acquire();
+    controller.abort();
+    await expect(cancelled).rejects.toMatchObject({ code: "aborted" });
+    await expect(cancelled).rejects.toBeInstanceOf(ApiError);
+    await vi.advanceTimersByTimeAsync(1_100);
+    await expect(next).resolves.toBeUndefined();
+  });
+});
+
+describe("sharedLimiter", () => {
+  it("is one limiter per key and origin, with the strictest rate", () => {
+    const a = sharedLimiter("key-one-12345", "http://127.0.0.1:1", 83);
+    const b = sharedLimiter("key-one-12345", "http://127.0.0.1:1", 40);
+    const c = sharedLimiter("key-two-12345", "http://127.0.0.1:1", 83);
+    const d = sharedLimiter("key-one-12345", "http://127.0.0.1:2", 83);
+    expect(b).toBe(a);
+    expect(a.rate).toBe(40);
+    expect(c).not.toBe(a);
+    expect(d).not.toBe(a);
+  });
+});
