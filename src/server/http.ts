@@ -1,0 +1,263 @@
+/**
+ * The Streamable HTTP transport: `startHttpServer()` serves the MCP endpoint at `/mcp` with
+ * stateful sessions (one SDK transport and one `createServer()` per session), guarded by
+ * Host/Origin allow-lists and an optional bearer token, plus `GET /healthz` and, with a public
+ * URL, the webhook receiver `POST /callbacks/task/<token>`. `shutdown()` drains in-flight calls.
+ * The CLI entry (flags, signals) is `./http/main.ts`.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { WebDataClient, type WebDataClientOptions } from "../api/client.js";
+import type { Config } from "../config.js";
+import { type CreateServerOptions, createServer, type WebDataServer } from "./create-server.js";
+import { CallbackClient } from "./http/callback-client.js";
+import { CALLBACK_PATH, CallbackRegistry } from "./http/callbacks.js";
+import {
+  type AllowList,
+  buildAllowList,
+  checkBearer,
+  checkHostAndOrigin,
+  isLoopbackHost,
+} from "./http/guard.js";
+import { BodyError, header, RPC, readJsonBody, sendJson, sendRpcError } from "./http/respond.js";
+import { type Session, SessionStore } from "./http/sessions.js";
+
+export const MCP_PATH = "/mcp";
+export const API_KEY_HEADER = "x-webdata-api-key";
+const MAX_BODY = 4 * 1024 * 1024;
+const MAX_CALLBACK_BODY = 256 * 1024;
+const API_KEY_RE = /^[\x21-\x7e]{1,512}$/;
+
+export interface HttpServerOptions {
+  config: Config;
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** Port; default 8787 (0 picks a free one). */
+  port?: number;
+  /** Access token; defaults to `config.httpToken`. Required when `host` is not loopback. */
+  token?: string;
+  /** Extra allowed Host values (`name` or `name:port`; `*` disables the check). */
+  allowedHosts?: string[];
+  /** Extra allowed Origins (`*` disables the check). */
+  allowedOrigins?: string[];
+  /** Public base URL for webhooks; defaults to `config.publicUrl`. */
+  publicUrl?: string;
+  /** Sessions idle this long are closed; default 30 minutes. */
+  idleTimeoutMs?: number;
+  maxSessions?: number;
+  /** How long `shutdown()` lets in-flight calls run; default 10 s. */
+  drainMs?: number;
+  /** Replaces `createServer` (tests). */
+  createServer?: (options: CreateServerOptions) => WebDataServer;
+  /** One line per event, to stderr by default. */
+  log?: (line: string) => void;
+}
+
+export interface HttpServer {
+  /** `http://host:port/mcp` */
+  url: string;
+  port: number;
+  allow: AllowList;
+  readonly sessions: number;
+  /** The webhook registry when a public URL is configured. */
+  callbacks?: CallbackRegistry;
+  /** Stops accepting, lets open calls finish within `drainMs`, then closes everything. */
+  shutdown(drainMs?: number): Promise<void>;
+}
+
+export const DEFAULT_HTTP_PORT = 8787;
+
+export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const { config } = options;
+  const host = options.host ?? "127.0.0.1";
+  const token = options.token ?? config.httpToken;
+  const log = options.log ?? ((line: string) => process.stderr.write(`[web-data] ${line}\n`));
+  if (!isLoopbackHost(host) && !token) {
+    throw new Error(
+      `refusing to listen on ${host} without an access token: set WEBDATA_HTTP_TOKEN or --token (or bind 127.0.0.1)`,
+    );
+  }
+  const publicUrl = options.publicUrl ?? config.publicUrl;
+  const callbacks = publicUrl ? new CallbackRegistry({ publicUrl }) : undefined;
+  const makeClient = (apiKey: string) => {
+    const clientOptions: WebDataClientOptions = {
+      baseUrl: config.baseUrl,
+      apiKey,
+      legacyBaseUrl: config.legacyBaseUrl,
+      legacyAuth: config.legacyAuth,
+      maxRps: config.maxRps,
+    };
+    return callbacks ? new CallbackClient(clientOptions, callbacks) : new WebDataClient(clientOptions);
+  };
+  const shared = config.apiKey ? makeClient(config.apiKey) : undefined;
+  const makeServer = options.createServer ?? createServer;
+  const services = () => (callbacks ? { taskCompletion: callbacks.completion } : {});
+  const store = new SessionStore({
+    idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
+    maxSessions: options.maxSessions ?? 1000,
+    onError: (m) => log(m),
+  });
+  const started = Date.now();
+  let draining = false;
+  let allow: AllowList = { hosts: [], origins: [] };
+
+  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown) {
+    if (store.full) return sendRpcError(res, 503, "Service Unavailable: too many sessions");
+    const ownKey = header(req, API_KEY_HEADER)?.trim();
+    if (ownKey !== undefined && !API_KEY_RE.test(ownKey)) {
+      return sendRpcError(res, 400, `Bad Request: ${API_KEY_HEADER} is not a valid API key`);
+    }
+    if (!ownKey && !shared) {
+      return sendRpcError(res, 401, `Unauthorized: send the Web Data API key in ${API_KEY_HEADER}`);
+    }
+    const create = () => {
+      if (!ownKey) return { server: makeServer({ config, client: shared, services: services() }) };
+      const client = makeClient(ownKey);
+      const server = makeServer({ config: { ...config, apiKey: ownKey }, client, services: services() });
+      return { server, dispose: () => client.close() };
+    };
+    const opened = await store.open(create, !!ownKey);
+    await opened.transport.handleRequest(req, res, body);
+    const id = opened.transport.sessionId;
+    const session = id ? store.get(id) : undefined;
+    if (!session) await opened.close();
+  }
+
+  async function handleMcp(req: IncomingMessage, res: ServerResponse) {
+    const refused = checkBearer(req.headers, token);
+    if (refused) {
+      return sendRpcError(res, refused.status, refused.message, {
+        headers: { "www-authenticate": 'Bearer realm="web-data-mcp"' },
+      });
+    }
+    if (draining) return sendRpcError(res, 503, "Service Unavailable: the server is shutting down");
+    const sessionId = header(req, "mcp-session-id");
+    const method = req.method ?? "GET";
+    if (!["GET", "POST", "DELETE"].includes(method)) {
+      return sendRpcError(res, 405, "Method Not Allowed", { headers: { allow: "GET, POST, DELETE" } });
+    }
+    let body: unknown;
+    if (method === "POST") body = await readJsonBody(req, MAX_BODY);
+    let session: Session | undefined;
+    if (sessionId) {
+      session = store.get(sessionId);
+      if (!session) return sendRpcError(res, 404, "Session not found: start a new session with initialize");
+    } else if (method === "POST" && isInitializeRequest(body)) {
+      return openSession(req, res, body);
+    } else {
+      return sendRpcError(res, 400, "Bad Request: No valid session ID provided");
+    }
+    const done = new Promise<void>((resolve) => res.once("close", resolve));
+    store.track(session, method === "POST" ? "post" : "other", done);
+    await session.transport.handleRequest(req, res, body);
+  }
+
+  function handleCallback(req: IncomingMessage, res: ServerResponse, url: URL) {
+    if (!callbacks) return sendJson(res, 404, { error: "not found" });
+    if (req.method !== "POST") return sendJson(res, 405, { error: "method not allowed" }, { allow: "POST" });
+    const tokenPart = decodeURIComponent(url.pathname.slice(CALLBACK_PATH.length));
+    return readJsonBody(req, MAX_CALLBACK_BODY).then((body) => {
+      const result = callbacks.receive(tokenPart, url.searchParams.get("secret") ?? undefined, body);
+      sendJson(res, result.status, result.status === 200 ? { ok: true } : { error: result.message });
+    });
+  }
+
+  function cors(req: IncomingMessage, res: ServerResponse) {
+    const origin = header(req, "origin");
+    if (!origin) return;
+    res.setHeader("access-control-allow-origin", origin);
+    res.setHeader("vary", "Origin");
+    res.setHeader("access-control-expose-headers", "mcp-session-id, mcp-protocol-version");
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse) {
+    const refused = checkHostAndOrigin(req.headers, allow);
+    if (refused) return sendRpcError(res, refused.status, refused.message);
+    cors(req, res);
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, {
+        "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+        "access-control-allow-headers":
+          "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id, x-webdata-api-key",
+        "access-control-max-age": "600",
+      });
+      return res.end();
+    }
+    if (url.pathname === MCP_PATH) return handleMcp(req, res);
+    if (url.pathname === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
+      const status = draining ? "draining" : "ok";
+      return sendJson(res, draining ? 503 : 200, {
+        status,
+        sessions: store.size,
+        uptime_s: Math.floor((Date.now() - started) / 1000),
+      });
+    }
+    if (url.pathname.startsWith(CALLBACK_PATH)) return handleCallback(req, res, url);
+    return sendJson(res, 404, { error: "not found" });
+  }
+
+  const server = createHttpServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof BodyError)
+        return sendRpcError(res, error.status, error.message, { code: RPC.parseError });
+      log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) sendRpcError(res, 500, "Internal server error", { code: RPC.internal });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  allow = buildAllowList({
+    host,
+    port,
+    extraHosts: options.allowedHosts,
+    extraOrigins: options.allowedOrigins,
+    publicUrl,
+  });
+  const sweeper = setInterval(
+    () => {
+      store.sweep();
+      callbacks?.sweep();
+    },
+    Math.min(60_000, options.idleTimeoutMs ?? 60_000),
+  );
+  sweeper.unref();
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = (drainMs = options.drainMs ?? 10_000) => {
+    stopping ??= (async () => {
+      draining = true;
+      clearInterval(sweeper);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await store.whenIdle(AbortSignal.timeout(drainMs));
+      await store.closeAll();
+      callbacks?.close();
+      await shared?.close();
+      server.closeAllConnections();
+      await closed;
+    })();
+    return stopping;
+  };
+
+  const wildcard = host === "0.0.0.0" || host === "::";
+  const shownHost = wildcard ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${MCP_PATH}`,
+    port,
+    allow,
+    get sessions() {
+      return store.size;
+    },
+    callbacks,
+    shutdown,
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * Webhook completion. With a public base URL, every async submission carries a callback URL
+ * `${public}/callbacks/task/<token>?secret=<secret>`: the token names the registration (the task
+ * id is not known before the API answers), the secret is per registration and checked in
+ * constant time. A verified delivery wakes whoever waits on the task through `completion`, which
+ * the waiting mechanism races against its polling — polling stays the fallback, so a lost
+ * delivery only costs time.
+ */
+import { randomBytes } from "node:crypto";
+import { safeEqual } from "./guard.js";
+
+/** What `waitFor` races against polling: settles when the task's callback has arrived. */
+export interface TaskCompletion {
+  wait(id: string, signal: AbortSignal): Promise<void>;
+}
+
+/** A callback URL handed to one submission. */
+export interface PreparedCallback {
+  url: string;
+  /** Ties the registration to the task id the API answered with. */
+  bind(taskId: string): void;
+  /** The submission failed: forget the registration. */
+  cancel(): void;
+}
+
+export interface CallbackRegistryOptions {
+  /** Public base URL of this server (no trailing slash needed). */
+  publicUrl: string;
+  /** How long a registration (and a delivered mark) is kept; default 6 hours. */
+  ttlMs?: number;
+  now?: () => number;
+}
+
+export type DeliveryResult = { status: 200 | 400 | 403 | 404; message: string };
+
+interface Entry {
+  secret: string;
+  created: number;
+  taskId?: string;
+  delivered: boolean;
+  state?: string;
+}
+
+export const CALLBACK_PATH = "/callbacks/task/";
+const TOKEN_RE = /^[A-Za-z0-9_-]{16,64}$/;
+
+export class CallbackRegistry {
+  readonly #base: string;
+  readonly #ttl: number;
+  readonly #now: () => number;
+  readonly #byToken = new Map<string, Entry>();
+  readonly #byTask = new Map<string, Entry>();
+  readonly #waiters = new Map<string, Set<() => void>>();
+  #deliveries = 0;
+
+  constructor(options: CallbackRegistryOptions) {
+    this.#base = `${options.publicUrl.replace(/\/+$/, "")}${CALLBACK_PATH}`;
+    this.#ttl = options.ttlMs ?? 6 * 60 * 60_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Verified deliveries so far. */
+  get deliveries(): number {
+    return this.#deliveries;
+  }
+
+  /** Registrations currently held. */
+  get size(): number {
+    return this.#byToken.size;
+  }
+
+  prepare(): PreparedCallback {
+    this.sweep();
+    const token = randomBytes(18).toString("base64url");
+    const entry: Entry = {
+      secret: randomBytes(24).toString("base64url"),
+      created: this.#now(),
+      delivered: false,
+    };
+    this.#byToken.set(token, entry);
+    return {
+      url: `${this.#base}${token}?secret=${entry.secret}`,
+      bind: (taskId) => {
+        if (entry.taskId !== undefined || !this.#byToken.has(token)) return;
+        entry.taskId = taskId;
+        this.#byTask.set(taskId, entry);
+        if (entry.delivered) this.#wake(taskId);
+      },
+      cancel: () => this.#forget(token, entry),
+    };
+  }
+
+  readonly completion: TaskCompletion = {
+    wait: (id, signal) =>
+      new Promise<void>((resolve, reject) => {
+        if (this.#byTask.get(id)?.delivered) return resolve();
+        if (signal.aborted) return reject(signal.reason);
+        let waiters = this.#waiters.get(id);
+        if (!waiters) {
+          waiters = new Set();
+          this.#waiters.set(id, waiters);
+        }
+        const onAbort = () => {
+          drop();
+          reject(signal.reason);
+        };
+        const wake = () => {
+          signal.removeEventListener("abort", onAbort);
+          resolve();
+        };
+        const drop = () => {
+          waiters.delete(wake);
+          if (waiters.size === 0) this.#waiters.delete(id);
+        };
+        waiters.add(wake);
+        signal.addEventListener("abort", onAbort, { once: true });
+      }),
+  };
+
+  /** Handles one delivery for `token`; `secret` from the query string. */
+  receive(token: string, secret: string | undefined, body: unknown): DeliveryResult {
+    const entry = TOKEN_RE.test(token) ? this.#byToken.get(token) : undefined;
+    if (!entry || this.#expired(entry)) return { status: 404, message: "unknown callback" };
+    if (!secret || !safeEqual(secret, entry.secret)) return { status: 403, message: "bad callback secret" };
+    const task = (body as { task?: { id?: unknown; state?: unknown } } | null)?.task;
+    const bodyId = typeof task?.id === "string" ? task.id : undefined;
+    if (entry.taskId !== undefined && bodyId !== undefined && bodyId !== entry.taskId) {
+      return { status: 400, message: "callback names another task" };
+    }
+    if (entry.taskId === undefined && bodyId !== undefined && !this.#byTask.has(bodyId)) {
+      entry.taskId = bodyId;
+      this.#byTask.set(bodyId, entry);
+    }
+    if (!entry.delivered) this.#deliveries += 1;
+    entry.delivered = true;
+    if (typeof task?.state === "string") entry.state = task.state;
+    if (entry.taskId !== undefined) this.#wake(entry.taskId);
+    return { status: 200, message: "ok" };
+  }
+
+  /** Drops expired registrations (run on every `prepare`, and by the server's idle sweep). */
+  sweep(): void {
+    for (const [token, entry] of this.#byToken) if (this.#expired(entry)) this.#forget(token, entry);
+  }
+
+  close(): void {
+    this.#byToken.clear();
+    this.#byTask.clear();
+    this.#waiters.clear();
+  }
+
+  #expired(entry: Entry): boolean {
+    return this.#now() - entry.created > this.#ttl;
+  }
+
+  #forget(token: string, entry: Entry): void {
+    this.#byToken.delete(token);
+    if (entry.taskId !== undefined && this.#byTask.get(entry.taskId) === entry)
+      this.#byTask.delete(entry.taskId);
+  }
+
+  #wake(taskId: string): void {
+    const waiters = this.#waiters.get(taskId);
+    if (!waiters) return;
+    this.#waiters.delete(taskId);
+    for (const wake of waiters) wake();
+  }
+}
