@@ -24,13 +24,26 @@ Options (each overrides the environment variable of the same meaning):
   --wait-ms N            WEBDATA_WAIT_MS (default 50000)
   --max-rps N            WEBDATA_MAX_RPS (default 83)
   --cache-dir DIR        WEBDATA_CACHE_DIR
+  --token T              --http: WEBDATA_HTTP_TOKEN (required when --host is not loopback)
+  --allowed-hosts LIST   --http: extra Host values (WEBDATA_ALLOWED_HOSTS; default loopback)
+  --allowed-origins LIST --http: extra Origins (WEBDATA_ALLOWED_ORIGINS)
+  --public-url URL       --http: WEBDATA_PUBLIC_URL, base of webhook callbacks
   --json                 call: also print the structured result as JSON
   -h, --help             this help
   -v, --version          the version
 Environment: WEBDATA_API_KEY (required unless --sandbox), WEBDATA_LEGACY_AUTH, WEBDATA_HTTP_TOKEN,
 WEBDATA_PUBLIC_URL.`;
 
-const DEMO_KEY = "sandbox-demo-key";
+/**
+ * A fresh key for the in-process sandbox. Its letters never occur in hex ids, so redaction of
+ * key fragments cannot touch task ids, and no five of them in a row spell a word.
+ */
+function demoKey(): string {
+  const alphabet = "ghjkmnpqrstvwxzGHJKMNPQRSTVWXZ";
+  let key = "";
+  for (let i = 0; i < 24; i++) key += alphabet[Math.floor(Math.random() * alphabet.length)];
+  return key;
+}
 
 const OPTIONS = {
   sandbox: { type: "boolean" },
@@ -46,6 +59,9 @@ const OPTIONS = {
   "max-rps": { type: "string" },
   "cache-dir": { type: "string" },
   "public-url": { type: "string" },
+  token: { type: "string" },
+  "allowed-hosts": { type: "string" },
+  "allowed-origins": { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -90,7 +106,7 @@ async function resolveConfig(values: Values) {
       ...config,
       baseUrl: sandbox.url,
       legacyBaseUrl: sandbox.legacyUrl,
-      apiKey: config.apiKey || DEMO_KEY,
+      apiKey: config.apiKey || demoKey(),
     },
     stop: () => sandbox.close(),
   };
@@ -179,43 +195,24 @@ async function main(): Promise<void> {
   await runStdio(config, stop);
 }
 
-/** `--http`: the Streamable HTTP transport lives in src/server/http.ts (`startHttpServer`). */
+/** `--http`: flags, signals and draining live in src/server/http/main.ts. */
 async function runHttp(
   config: Awaited<ReturnType<typeof resolveConfig>>["config"],
   values: Values,
   stop: () => Promise<void>,
 ) {
-  const specifier = "./server/http.js";
-  let mod: {
-    startHttpServer?: (o: {
-      config: typeof config;
-      host: string;
-      port: number;
-    }) => Promise<{ url: string; close(): Promise<void> }>;
-  };
-  try {
-    mod = await import(specifier);
-  } catch {
-    await stop();
-    fail("--http is not available in this build (src/server/http.ts is missing)");
-  }
-  if (typeof mod.startHttpServer !== "function") {
-    await stop();
-    fail("--http is not available in this build (startHttpServer not exported)");
-  }
-  const http = await mod.startHttpServer({
+  const { runHttpCommand } = await import("./server/http/main.js");
+  await runHttpCommand(
     config,
-    host: values.host ?? "127.0.0.1",
-    port: parsePort(values.port, 8080),
-  });
-  process.stderr.write(`web-data-mcp: MCP over Streamable HTTP at ${http.url}\n`);
-  const shutdown = () =>
-    void http
-      .close()
-      .then(stop)
-      .then(() => process.exit(0));
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+    {
+      host: values.host,
+      port: parsePort(values.port, 8787),
+      token: values.token,
+      allowedHosts: values["allowed-hosts"],
+      allowedOrigins: values["allowed-origins"],
+    },
+    stop,
+  );
 }
 
 main().catch(async (error: unknown) => {
