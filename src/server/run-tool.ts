@@ -77,7 +77,8 @@ export function makeContext(deps: ToolDeps, opts: CallOptions): ToolContext {
       return waitFor(deps.client, target, {
         deadlineMs: Math.min(remaining, options.deadlineMs ?? remaining),
         signal: opts.signal,
-        completion: options.completion as never,
+        // The HTTP transport puts its webhook registry in services.taskCompletion (src/server/http.ts).
+        completion: (options.completion ?? deps.services.taskCompletion) as never,
         onProgress: (p: unknown) => {
           polls += 1;
           const r = (typeof p === "object" && p !== null ? p : {}) as Partial<ProgressUpdate>;
