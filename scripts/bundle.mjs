@@ -1,0 +1,24 @@
+// Bundles the CLI entry into dist/cli.js so the server starts fast: Node resolves and reads one file
+// (plus lazily loaded chunks for the sandbox, HTTP and agent parts) instead of hundreds of modules.
+import { chmod } from "node:fs/promises";
+import { build } from "esbuild";
+
+await build({
+  entryPoints: { cli: "src/cli.ts" },
+  outdir: "dist",
+  chunkNames: "chunks/[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  minifySyntax: true,
+  legalComments: "none",
+  logLevel: "warning",
+  // CommonJS dependencies (express, ajv, …) call require(); give the ESM bundle one.
+  banner: {
+    js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+  },
+});
+await chmod("dist/cli.js", 0o755);
