@@ -40,8 +40,11 @@ export interface ErrorPayload {
   id?: string;
 }
 
-export const formatField = (d: ValidationDetail) =>
-  `${d.loc.filter((p) => p !== "body").join(".") || "(request)"}: ${d.msg}`;
+/** One 422 entry as `loc: msg`, without the leading "body" segment of a body field. */
+export function formatField(d: ValidationDetail): string {
+  const loc = d.loc.length > 1 && d.loc[0] === "body" ? d.loc.slice(1) : d.loc;
+  return `${loc.join(".") || "(request)"}: ${d.msg}`;
+}
 
 function apiErrorText(e: ApiError): { text: string; payload: ErrorPayload } {
   const payload: ErrorPayload = { code: e.code, message: e.message };

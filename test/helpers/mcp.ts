@@ -1,0 +1,149 @@
+/**
+ * Shared end-to-end helpers: a sandbox in the test process, the built server (`node dist/cli.js`)
+ * as a real stdio child process, and an SDK `Client` over `StdioClientTransport`.
+ * Build first (`npm run build`; `npm test` does).
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+
+export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const TEST_KEY = "wdk_QZXJVKWPRTMNHGZXQ";
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+}
+
+export async function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({
+    host: "127.0.0.1",
+    port: 0,
+    key: TEST_KEY,
+    taskLatencyMs: 100,
+    crawlPageMs: 20,
+    ...options,
+  });
+}
+
+export interface StdioServer {
+  client: Client;
+  transport: StdioClientTransport;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Protocol errors the client saw (e.g. a stdout line that is not JSON-RPC). */
+  errors: Error[];
+  /** Notifications of the given method received so far. */
+  notifications: Array<{ method: string; params?: unknown }>;
+  close(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  /** Extra environment (on top of the SDK's minimal default environment). */
+  env?: Record<string, string>;
+  args?: string[];
+}
+
+/** Spawns `node dist/cli.js` and connects an MCP client to it over stdio. */
+export async function spawnServer(options: SpawnOptions = {}): Promise<StdioServer> {
+  assertBuilt();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, ...(options.args ?? [])],
+    env: { ...getDefaultEnvironment(), ...options.env },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const client = new Client({ name: "web-data-tests", version: "0.0.0" }, { capabilities: {} });
+  const errors: Error[] = [];
+  const notifications: StdioServer["notifications"] = [];
+  client.onerror = (e) => errors.push(e);
+  client.fallbackNotificationHandler = async (n) => {
+    notifications.push({ method: n.method, params: n.params });
+  };
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    stderr: () => stderr,
+    errors,
+    notifications,
+    close: async () => {
+      await client.close().catch(() => {});
+      await transport.close().catch(() => {});
+    },
+  };
+}
+
+/** The server pointed at this sandbox with the test key. */
+export function spawnAgainst(sandbox: Sandbox, env: Record<string, string> = {}, args: string[] = []) {
+  return spawnServer({
+    env: { WEBDATA_BASE_URL: sandbox.url, WEBDATA_API_KEY: TEST_KEY, WEBDATA_WAIT_MS: "20000", ...env },
+    args,
+  });
+}
+
+export type ToolCall = CallToolResult & { structuredContent?: any };
+
+export async function call(
+  server: StdioServer,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<ToolCall> {
+  return (await server.client.callTool({ name, arguments: args })) as ToolCall;
+}
+
+export const textOf = (r: CallToolResult) =>
+  r.content
+    .filter((c) => c.type === "text")
+    .map((c) => (c as { text: string }).text)
+    .join("\n");
+
+/** Polls `read` until `done` holds (no timing assertion: the test timeout is the only bound). */
+export async function until<T>(
+  read: () => T | Promise<T>,
+  done: (v: T) => boolean,
+  pauseMs = 10,
+): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((r) => setTimeout(r, pauseMs));
+  }
+}
+
+/** API requests the sandbox saw since `from` (an index into `sandbox.requests`). */
+export const requestsSince = (sandbox: Sandbox, from: number) => sandbox.requests.slice(from);
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node dist/cli.js ARGS` to completion without blocking the test's event loop (its sandbox). */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  assertBuilt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString("utf8");
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString("utf8");
+    });
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}

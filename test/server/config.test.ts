@@ -1,0 +1,89 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.js";
+import { assertBuilt, CLI } from "../helpers/mcp.js";
+
+const base = { WEBDATA_API_KEY: "secret-key-value-123", WEBDATA_BASE_URL: "https://api.example.com/prefix/" };
+
+describe("loadConfig", () => {
+  it("reads the environment with the documented defaults", () => {
+    const c = loadConfig(base);
+    expect(c).toMatchObject({
+      baseUrl: "https://api.example.com/prefix",
+      waitMs: 50_000,
+      maxRps: 83,
+      agentTools: [],
+    });
+    expect(c.toolsets).not.toContain("legacy");
+  });
+
+  it("lets flags win over the environment", () => {
+    const c = loadConfig(
+      { ...base, WEBDATA_WAIT_MS: "1000", WEBDATA_TOOLSETS: "search" },
+      { waitMs: "2500", toolsets: "crawl" },
+    );
+    expect(c.waitMs).toBe(2500);
+    expect(c.toolsets).toEqual(["crawl"]);
+  });
+
+  it.each([
+    [{ WEBDATA_BASE_URL: "https://h" }, /WEBDATA_API_KEY is not set/],
+    [{ WEBDATA_API_KEY: "k" }, /WEBDATA_BASE_URL is not set/],
+    [{ ...base, WEBDATA_BASE_URL: "ftp://h" }, /WEBDATA_BASE_URL must be an http\(s\) URL/],
+    [{ ...base, WEBDATA_WAIT_MS: "soon" }, /WEBDATA_WAIT_MS must be a whole number >= 0, got "soon"/],
+    [{ ...base, WEBDATA_MAX_RPS: "-3" }, /WEBDATA_MAX_RPS must be a number/],
+    [{ ...base, WEBDATA_TOOLSETS: "search,bogus" }, /unknown toolset "bogus"; valid: all, search, extract/],
+    [{ ...base, WEBDATA_TOOLSETS: "legacy" }, /needs WEBDATA_LEGACY_AUTH/],
+    [{ ...base, WEBDATA_LEGACY_AUTH: "nocolon" }, /user:password/],
+  ])("rejects %o", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("needs neither key nor base URL in sandbox mode", () => {
+    expect(loadConfig({}, { sandbox: true })).toMatchObject({
+      sandbox: true,
+      apiKey: "",
+      legacyAuth: "demo:demo",
+    });
+  });
+
+  it("never puts the key in a message", () => {
+    try {
+      loadConfig({ ...base, WEBDATA_WAIT_MS: "x" });
+    } catch (e) {
+      expect(String(e)).not.toContain("secret-key");
+    }
+  });
+});
+
+describe("cli(config errors)", () => {
+  const run = (env: Record<string, string>, args: string[] = []) => {
+    assertBuilt();
+    return spawnSync(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      encoding: "utf8",
+      input: "",
+    });
+  };
+
+  it.each([
+    ["missing key", { WEBDATA_BASE_URL: "http://127.0.0.1:9" }, [], /WEBDATA_API_KEY/],
+    ["bad number", { ...base, WEBDATA_WAIT_MS: "-1" }, [], /WEBDATA_WAIT_MS/],
+    ["unknown toolset", base, ["--toolsets", "nope"], /unknown toolset "nope"/],
+    ["unknown flag", base, ["--frobnicate"], /frobnicate/],
+    ["unknown command", base, ["frob"], /unknown command "frob"/],
+  ])("%s: one stderr line, exit code 2, empty stdout", (_name, env, args, message) => {
+    const r = run(env as Record<string, string>, args as string[]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(message as RegExp);
+    expect(r.stderr).not.toContain("secret-key");
+  });
+
+  it("prints help and version on stdout", () => {
+    expect(run({}, ["--help"]).stdout).toContain("web-data-mcp call TOOL");
+    expect(run({}, ["--version"]).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

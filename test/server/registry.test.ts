@@ -1,0 +1,143 @@
+/** Invariants across the whole registry (github-mcp-server style), read through a real MCP client. */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import { createServer, type WebDataServer } from "../../src/server/create-server.js";
+import { ALL_TOOLS, selectTools } from "../../src/tools/registry.js";
+import { TOOLSETS } from "../../src/tools/toolsets.js";
+
+/** DESIGN.md's tool table. */
+const DESIGN_TOOLS = [
+  "serp_search",
+  "extract_page",
+  "extract_batch",
+  "run_template",
+  "list_agents",
+  "run_agent",
+  "crawl_site",
+  "map_site",
+  "check_domain_health",
+  "get_task",
+  "job_runs",
+  "get_social_event",
+];
+const LONG_TOOLS = ["extract_page", "extract_batch", "crawl_site", "map_site"];
+
+const config = loadConfig({
+  WEBDATA_API_KEY: "k_unused_in_this_test",
+  WEBDATA_BASE_URL: "http://127.0.0.1:9",
+  WEBDATA_LEGACY_AUTH: "u:p",
+});
+
+let app: WebDataServer;
+let client: Client;
+let tools: Tool[];
+
+beforeAll(async () => {
+  app = createServer({ config: { ...config, toolsets: [...TOOLSETS] }, tools: ALL_TOOLS, extensions: [] });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  client = new Client({ name: "registry-test", version: "0" });
+  await app.server.connect(b);
+  await client.connect(a);
+  tools = (await client.listTools()).tools;
+});
+afterAll(async () => {
+  await client.close();
+  await app.close();
+});
+
+describe("registry", () => {
+  it("holds exactly the tools of the design", () => {
+    expect(ALL_TOOLS.map((t) => t.name).sort()).toEqual([...DESIGN_TOOLS].sort());
+  });
+
+  it("has unique snake_case names", () => {
+    const names = ALL_TOOLS.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names) expect(n).toMatch(/^[a-z][a-z0-9_]*$/);
+  });
+
+  it("gives every tool a toolset, title, short description, annotations and an output schema", () => {
+    for (const def of ALL_TOOLS) expect(TOOLSETS).toContain(def.toolset);
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toBeTruthy();
+      expect(tool.description?.length, tool.name).toBeLessThanOrEqual(300);
+      expect(tool.annotations, tool.name).toMatchObject({
+        readOnlyHint: expect.any(Boolean),
+        destructiveHint: false,
+        idempotentHint: expect.any(Boolean),
+        openWorldHint: true,
+      });
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+      expect(tool._meta?.["web-data/toolset"], tool.name).toBeTruthy();
+    }
+  });
+
+  it("has no top-level anyOf/oneOf/allOf in input or output schemas", () => {
+    for (const tool of tools) {
+      for (const schema of [tool.inputSchema, tool.outputSchema]) {
+        expect(schema?.type, tool.name).toBe("object");
+        for (const k of ["anyOf", "oneOf", "allOf"])
+          expect(schema, `${tool.name} ${k}`).not.toHaveProperty(k);
+      }
+    }
+  });
+
+  it("makes the long tools task-capable and leaves the rest plain", () => {
+    for (const tool of tools) {
+      const expected = LONG_TOOLS.includes(tool.name) || tool.name === "run_agent" ? "optional" : "forbidden";
+      expect(tool.execution?.taskSupport ?? "forbidden", tool.name).toBe(expected);
+    }
+  });
+
+  it("admits the deadline handle in every long tool's output schema", () => {
+    for (const tool of tools.filter((t) => LONG_TOOLS.includes(t.name))) {
+      const props = tool.outputSchema?.properties ?? {};
+      expect(Object.keys(props), tool.name).toEqual(expect.arrayContaining(["status", "state", "resume"]));
+      expect(tool.outputSchema?.required ?? [], tool.name).not.toContain("state");
+    }
+  });
+});
+
+describe("toolset selection", () => {
+  it("exposes all but legacy by default", () => {
+    const c = loadConfig({ WEBDATA_API_KEY: "x_unused", WEBDATA_BASE_URL: "http://h" });
+    const names = selectTools(c).map((t) => t.toolset);
+    expect(names).not.toContain("legacy");
+    expect(new Set(names)).toEqual(new Set(ALL_TOOLS.map((t) => t.toolset).filter((t) => t !== "legacy")));
+  });
+
+  it("filters by WEBDATA_TOOLSETS", () => {
+    const c = loadConfig({
+      WEBDATA_API_KEY: "x_unused",
+      WEBDATA_BASE_URL: "http://h",
+      WEBDATA_TOOLSETS: "search, tasks",
+    });
+    expect(
+      selectTools(c)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["get_task", "serp_search"]);
+  });
+
+  it("adds legacy only with WEBDATA_LEGACY_AUTH", () => {
+    const without = loadConfig({
+      WEBDATA_API_KEY: "x_unused",
+      WEBDATA_BASE_URL: "http://h",
+      WEBDATA_TOOLSETS: "all",
+    });
+    expect(selectTools(without).some((t) => t.toolset === "legacy")).toBe(false);
+    const withAuth = loadConfig({
+      WEBDATA_API_KEY: "x_unused",
+      WEBDATA_BASE_URL: "http://h",
+      WEBDATA_LEGACY_AUTH: "u:p",
+    });
+    expect(
+      selectTools(withAuth)
+        .filter((t) => t.toolset === "legacy")
+        .map((t) => t.name),
+    ).toEqual(ALL_TOOLS.filter((t) => t.toolset === "legacy").map((t) => t.name));
+  });
+});
