@@ -6,7 +6,8 @@
  * another shape is ignored.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
@@ -49,15 +50,19 @@ export function cacheFile(dir: string, baseUrl: string, apiKey: string): string 
   return join(dir, `agents-${id}.json`);
 }
 
-export async function readCache(
+/**
+ * Reads the cache synchronously: it runs once at start-up, before the transport is connected,
+ * so the very first `tools/list` already has the cached agent tools.
+ */
+export function readCache(
   file: string,
   baseUrl: string,
   maxAgeMs: number,
   now = Date.now(),
-): Promise<CatalogSnapshot | undefined> {
+): CatalogSnapshot | undefined {
   let raw: string;
   try {
-    raw = await readFile(file, "utf8");
+    raw = readFileSync(file, "utf8");
   } catch {
     return undefined;
   }

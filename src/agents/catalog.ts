@@ -75,10 +75,10 @@ export class AgentCatalog {
   }
 
   /** Seeds memory from the disk cache; true when a fresh-enough cache was found. */
-  async loadCache(now = Date.now()): Promise<boolean> {
+  loadCache(now = Date.now()): boolean {
     const c = this.options.cache;
     if (!c) return false;
-    const snap = await readCache(c.file, this.options.baseUrl, c.maxAgeMs, now);
+    const snap = readCache(c.file, this.options.baseUrl, c.maxAgeMs, now);
     if (!snap) return false;
     this.agents = snap.agents;
     for (const [name, d] of Object.entries(snap.details)) this.details.set(name, d);

@@ -69,7 +69,7 @@ describe("AgentCatalog", () => {
     expect(file).not.toContain("secret");
 
     const again = make(fakeClient(0).client);
-    expect(await again.loadCache()).toBe(true);
+    expect(again.loadCache()).toBe(true);
     expect(again.list()).toHaveLength(520);
     expect(again.source).toBe("cache");
     expect(again.cachedDetail("agent_007")?.input_properties?.[0].name).toBe("q");
@@ -97,11 +97,11 @@ describe("AgentCatalog", () => {
     const cat = make(api.client);
     await cat.refresh();
     const file = cacheFile(dir, "http://api.test", "secret-key-123456");
-    expect(await readCache(file, "http://api.test", 60_000)).toBeDefined();
-    expect(await readCache(file, "http://api.test", 60_000, Date.now() + 120_000)).toBeUndefined();
-    expect(await readCache(file, "http://other.test", 60_000)).toBeUndefined();
+    expect(readCache(file, "http://api.test", 60_000)).toBeDefined();
+    expect(readCache(file, "http://api.test", 60_000, Date.now() + 120_000)).toBeUndefined();
+    expect(readCache(file, "http://other.test", 60_000)).toBeUndefined();
     await writeFile(file, "{not json");
-    expect(await readCache(file, "http://api.test", 60_000)).toBeUndefined();
+    expect(readCache(file, "http://api.test", 60_000)).toBeUndefined();
     cat.close();
   });
 

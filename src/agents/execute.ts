@@ -1,0 +1,117 @@
+/**
+ * Executes an agent run of one or more pages. One page: the sync `POST /v1/agents/run`. Several:
+ * every page is submitted to `POST /v1/agent/async` first (the client's rate limiter paces
+ * them), then each task is waited for in page order through `ctx.wait` (progress, cancellation,
+ * deadline); the first page still running at the deadline makes the whole run "pending", with
+ * every page's task id so `get_task` can collect them.
+ */
+import { z } from "zod";
+import type { TaskResult } from "../api/schemas.js";
+import type { WaitOutcome } from "../async/wait.js";
+import { ToolError } from "../tools/errors.js";
+import type { ToolContext } from "../tools/tool.js";
+import { mergePages, type PageOutcome, type ResolvedAgent } from "./run.js";
+
+export const pagesOutputShape = {
+  agent: z.string(),
+  task_id: z.string().optional().describe("Task of a one-page run"),
+  parsing: z.unknown().optional().describe("data.parsing, merged across pages"),
+  pages: z
+    .array(
+      z.object({
+        page: z.number(),
+        task_id: z.string().optional(),
+        status_code: z.number().optional(),
+        items: z.number().describe("Array items this page contributed, in order"),
+      }),
+    )
+    .optional(),
+  failures: z.array(z.object({ page: z.number(), task_id: z.string(), error: z.string() })).optional(),
+  tasks: z
+    .array(z.object({ page: z.number(), task_id: z.string() }))
+    .optional()
+    .describe("Every page's task"),
+  content: z.string().optional().describe("Page bodies asked for with formats"),
+  notes: z.array(z.string()).optional(),
+};
+
+export interface MergedRun {
+  parsing?: unknown;
+  provenance: Array<{ page: number; task_id?: string; status_code?: number; items: number }>;
+  task_id?: string;
+  failures: Array<{ page: number; task_id: string; error: string }>;
+  tasks: Array<{ page: number; task_id: string }>;
+  content?: string;
+  pending?: Extract<WaitOutcome, { status: "pending" }>;
+}
+
+function pageNumber(agent: ResolvedAgent, params: Record<string, unknown>, i: number): number {
+  const field = agent.compiled.params.paginationParam;
+  const v = field ? Number(params[field]) : Number.NaN;
+  return Number.isFinite(v) ? v : i + 1;
+}
+
+function body(result: TaskResult): string | undefined {
+  return result.data?.markdown ?? result.data?.html;
+}
+
+export async function runAgentPages(
+  ctx: ToolContext,
+  agent: ResolvedAgent,
+  list: Record<string, unknown>[],
+  formats?: Array<"html" | "markdown" | "headers">,
+): Promise<MergedRun> {
+  const name = agent.detail.name;
+  const opts = { signal: ctx.signal };
+  if (list.length === 1) {
+    const result = await ctx.client.runAgent({ agent: name, params: list[0], formats }, opts);
+    const outcome: PageOutcome = {
+      page: pageNumber(agent, list[0], 0),
+      task_id: result.task_id,
+      status_code: result.status_code,
+      parsing: result.data?.parsing,
+    };
+    const merged = mergePages([outcome]);
+    return { ...merged, task_id: result.task_id, failures: [], tasks: [], content: body(result) };
+  }
+  const tasks: MergedRun["tasks"] = [];
+  for (const [i, params] of list.entries()) {
+    const { task_id } = await ctx.client.runAgentAsync({ agent: name, params, formats }, opts);
+    tasks.push({ page: pageNumber(agent, params, i), task_id });
+  }
+  const outcomes: PageOutcome[] = [];
+  const failures: MergedRun["failures"] = [];
+  const bodies: string[] = [];
+  for (const [i, t] of tasks.entries()) {
+    const outcome = await ctx.wait({ kind: "task", id: t.task_id });
+    if (outcome.status === "pending") return { provenance: [], failures, tasks, pending: outcome };
+    // The context keeps progress strictly increasing across these and the polls' updates.
+    await ctx.progress({ progress: i + 1, total: tasks.length, message: `page ${t.page} of ${name} done` });
+    if (outcome.status === "failed") {
+      failures.push({ page: t.page, task_id: t.task_id, error: outcome.error ?? outcome.state });
+      continue;
+    }
+    const result = await ctx.client.getTaskResults(t.task_id, opts);
+    outcomes.push({
+      page: t.page,
+      task_id: t.task_id,
+      status_code: result.status_code,
+      parsing: result.data?.parsing,
+    });
+    const b = body(result);
+    if (b) bodies.push(`--- page ${t.page} ---\n${b}`);
+  }
+  if (outcomes.length === 0) {
+    const first = failures[0];
+    throw new ToolError(
+      "task_failed",
+      `Every page of agent ${name} failed; page ${first.page}: ${first.error}`,
+      {
+        error: first.error,
+        id: first.task_id,
+      },
+    );
+  }
+  const merged = mergePages(outcomes);
+  return { ...merged, failures, tasks, content: bodies.length > 0 ? bodies.join("\n\n") : undefined };
+}

@@ -1,0 +1,72 @@
+/**
+ * The agents part's server extension: creates the catalog service, seeds it from the disk cache
+ * (synchronously, so the first `tools/list` already has the cached dedicated tools), registers
+ * the `agent_<name>` tools, then refreshes the catalog in the background — at start and every
+ * `WEBDATA_CATALOG_REFRESH_MS` — re-registering a dedicated tool whenever its agent appears,
+ * changes or disappears (the SDK then sends `notifications/tools/list_changed`).
+ */
+import type { RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { defineAgentTool } from "../tools/agent-tool.js";
+import type { ServerExtension, ServerHost } from "../tools/tool.js";
+import type { AgentCatalog } from "./catalog.js";
+import { createCatalog, refreshIntervalMs } from "./service.js";
+
+export const agentsExtension: ServerExtension = (host) => {
+  const { config } = host;
+  if (!config.toolsets.includes("agents") && config.agentTools.length === 0) return;
+  const catalog = createCatalog(config, host.client, (m) => host.log.warning(m));
+  host.services.agents = catalog;
+  host.onClose(() => catalog.close());
+  try {
+    if (catalog.loadCache())
+      host.log.debug("agent catalog loaded from cache", { agents: catalog.list()?.length });
+  } catch (e) {
+    host.log.warning(`agent cache unreadable: ${String(e)}`);
+  }
+  const tools = new DedicatedTools(host, catalog, config.agentTools);
+  tools.sync();
+  catalog.onChange(() => tools.sync());
+  catalog
+    .refresh()
+    .then(() => host.log.debug("agent catalog refreshed", { agents: catalog.list()?.length }))
+    .catch((e) => host.log.warning(`agent catalog refresh failed: ${e instanceof Error ? e.message : e}`))
+    .finally(() => catalog.startAutoRefresh(refreshIntervalMs()));
+};
+
+/** The dedicated tools, kept in step with the catalog. */
+class DedicatedTools {
+  private readonly registered = new Map<string, { tool: RegisteredTool; key: string }>();
+
+  constructor(
+    private readonly host: ServerHost,
+    private readonly catalog: AgentCatalog,
+    private readonly names: readonly string[],
+  ) {}
+
+  sync(): void {
+    for (const name of this.names) {
+      const detail = this.catalog.cachedDetail(name);
+      const listed = this.catalog.has(name); // undefined while the list is unknown
+      const key =
+        detail && listed !== false ? JSON.stringify(detail) : listed === false ? "absent" : "permissive";
+      const current = this.registered.get(name);
+      if (current?.key === key) continue;
+      current?.tool.remove();
+      this.registered.delete(name);
+      if (key === "absent") {
+        this.host.log.warning(`WEBDATA_AGENT_TOOLS: no agent named "${name}" in the catalog`);
+        continue;
+      }
+      const known =
+        detail && key !== "permissive" ? { detail, compiled: this.catalog.compile(detail) } : undefined;
+      if (known && known.compiled.notes.length > 0) {
+        this.host.log.info(`agent ${name}: schema degraded`, { notes: known.compiled.notes });
+      }
+      try {
+        this.registered.set(name, { tool: this.host.addTool(defineAgentTool(name, known)), key });
+      } catch (e) {
+        this.host.log.error(`agent tool for "${name}" not registered: ${e instanceof Error ? e.message : e}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/** The agent catalog as a shared service on the tool context (`ctx.services.agents`). */
+import type { WebDataClient } from "../api/client.js";
+import type { Config } from "../config.js";
+import type { ToolServices } from "../tools/tool.js";
+import { cacheFile, DEFAULT_CACHE_MAX_AGE_MS, defaultCacheDir } from "./cache.js";
+import { AgentCatalog } from "./catalog.js";
+
+declare module "../tools/tool.js" {
+  interface ToolServices {
+    agents?: AgentCatalog;
+  }
+}
+
+/** ms between background refreshes of the catalog (`WEBDATA_CATALOG_REFRESH_MS`, default 10 min). */
+export function refreshIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.WEBDATA_CATALOG_REFRESH_MS);
+  return Number.isFinite(n) && n > 0 ? Math.max(50, n) : 10 * 60_000;
+}
+
+export function createCatalog(
+  config: Config,
+  client: WebDataClient,
+  onError?: (message: string) => void,
+): AgentCatalog {
+  const dir = config.cacheDir ?? defaultCacheDir();
+  return new AgentCatalog({
+    client,
+    baseUrl: config.baseUrl,
+    wanted: config.agentTools,
+    cache: { dir, file: cacheFile(dir, config.baseUrl, config.apiKey), maxAgeMs: DEFAULT_CACHE_MAX_AGE_MS },
+    onError,
+  });
+}
+
+/** The server's catalog; a context without one (e.g. a bare test server) gets its own, kept. */
+export function agentCatalog(ctx: {
+  services: ToolServices;
+  config: Config;
+  client: WebDataClient;
+}): AgentCatalog {
+  ctx.services.agents ??= createCatalog(ctx.config, ctx.client);
+  return ctx.services.agents;
+}

@@ -1,0 +1,70 @@
+/**
+ * The factory of the dedicated `agent_<name>` tools (`WEBDATA_AGENT_TOOLS`). With the agent's
+ * details known, the input schema is exactly its `input_properties` (the arguments ARE the
+ * params) and the output schema its `output_schema`. Without them yet (cold start, no cache),
+ * the tool is listed with a permissive schema and the params are checked at call time against
+ * the details fetched then; the extension swaps in the exact tool once they arrive.
+ */
+import { z } from "zod";
+import { describeInputs } from "../agents/compile.js";
+import { runAgentPages } from "../agents/execute.js";
+import { assertParams, type ResolvedAgent, resolveAgent } from "../agents/run.js";
+import { agentCatalog } from "../agents/service.js";
+import { clip, DEFAULT_MAX_CHARS } from "./result.js";
+import { defineTool, type ToolDefinition } from "./tool.js";
+
+/** `agent_<name>` with characters outside [A-Za-z0-9_.-] replaced, at most 64 characters. */
+export function agentToolName(agent: string): string {
+  return `agent_${agent.replace(/[^A-Za-z0-9_.-]/g, "_")}`.slice(0, 64);
+}
+
+function firstSentences(text: string | null | undefined, max = 160): string {
+  if (!text) return "";
+  const s = text.match(/^.*?[.!?](\s|$)(.*?[.!?](\s|$))?/)?.[0]?.trim() ?? text;
+  return s.length > max ? `${s.slice(0, max - 1).trimEnd()}…` : s;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A dedicated tool for one agent; `known` absent = permissive schema, checked at call time. */
+export function defineAgentTool(name: string, known?: ResolvedAgent): ToolDefinition {
+  const detail = known?.detail;
+  const exactOutput = known?.compiled.output.exact === true;
+  const outputShape: z.ZodRawShape = exactOutput
+    ? known.compiled.output.schema.shape
+    : { parsing: z.unknown().optional().describe("The agent's data.parsing") };
+  const about = detail
+    ? `${firstSentences(detail.description) || detail.display_name}${detail.domain ? ` (${detail.domain})` : ""}`
+    : `Runs the "${name}" agent.`;
+  const paginated = known?.compiled.params.paginationParam;
+  return defineTool({
+    name: agentToolName(name),
+    title: detail?.display_name ?? `Agent ${name}`,
+    description: `${about} Arguments are the agent's params${paginated ? `; "${paginated}" selects the page` : ""}.`,
+    toolset: "agents",
+    // A zod object, not a raw shape: the SDK takes it as is, so the listed JSON Schema is exact
+    // (additionalProperties: false) and a permissive one keeps every argument.
+    input: (known ? known.compiled.params.schema : z.looseObject({})) as unknown as z.ZodRawShape,
+    output: outputShape,
+    readOnly: true,
+    async handler(args, ctx) {
+      const params = { ...(args as Record<string, unknown>) };
+      const agent = await resolveAgent(agentCatalog(ctx), name, ctx.signal);
+      assertParams(agent, params);
+      const run = await runAgentPages(ctx, agent, [params]);
+      const parsing = run.parsing;
+      let structured: Record<string, unknown>;
+      if (!exactOutput) structured = { parsing };
+      else if (isRecord(parsing)) {
+        // Only declared top-level fields: clients check structuredContent against the schema.
+        structured = Object.fromEntries(Object.entries(parsing).filter(([k]) => k in outputShape));
+      } else structured = {};
+      const json = clip(JSON.stringify(parsing ?? null, null, 1), DEFAULT_MAX_CHARS);
+      const lines = [`Agent ${name}${run.task_id ? ` (task ${run.task_id})` : ""}:`, json.text];
+      if (json.next_offset !== undefined) lines.push(`… (${json.total_chars} chars in all)`);
+      if (!known) lines.push("", "Params of this agent:", describeInputs(agent.compiled));
+      return { structured, text: lines.join("\n") };
+    },
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * `job_runs`: the runs of a job (`GET /v2/jobs/{job_id}/runs`, paginated), or with `run_id` and
+ * `artifact_id` the download URL of one run artifact
+ * (`GET /v2/jobs/runs/{run_id}/artifacts/{artifact_id}/download-url`).
+ */
+import { z } from "zod";
+import { ToolError } from "./errors.js";
+import { defineTool } from "./tool.js";
+
+const run = z.object({
+  id: z.string(),
+  job_id: z.string(),
+  status: z.string(),
+  triggered_by: z.string(),
+  created_at: z.string(),
+  started_at: z.string().optional(),
+  finished_at: z.string().optional(),
+  input_count: z.number().optional(),
+  result_count: z.number().optional(),
+  artifact_ids: z.array(z.string()).optional(),
+});
+
+const idArg = (what: string) => z.string().trim().min(1).max(200).describe(what);
+
+export const jobRuns = defineTool({
+  name: "job_runs",
+  title: "Job runs and artifacts",
+  description:
+    "List the runs of a recurring job (status, counts, artifacts), page by page. With run_id and artifact_id, get a temporary download URL for that run's artifact.",
+  toolset: "jobs",
+  input: {
+    job_id: idArg("Job id").optional(),
+    limit: z.number().int().min(1).max(200).default(20),
+    offset: z.number().int().min(0).default(0),
+    run_id: idArg("Run id (with artifact_id)").optional(),
+    artifact_id: idArg("Artifact id (with run_id)").optional(),
+  },
+  output: {
+    job_id: z.string().optional(),
+    runs: z.array(run).optional(),
+    total: z.number().optional(),
+    offset: z.number().optional(),
+    next_offset: z.number().optional(),
+    download: z
+      .object({ url: z.string(), expires_at: z.string(), run_id: z.string(), artifact_id: z.string() })
+      .optional(),
+  },
+  readOnly: true,
+  async handler(args, ctx) {
+    const opts = { signal: ctx.signal };
+    if (args.run_id !== undefined || args.artifact_id !== undefined) {
+      if (args.run_id === undefined || args.artifact_id === undefined) {
+        throw new ToolError(
+          "invalid_argument",
+          "Pass both run_id and artifact_id to get an artifact's download URL.",
+        );
+      }
+      const d = await ctx.client.artifactDownloadUrl(args.run_id, args.artifact_id, opts);
+      const download = {
+        url: d.url,
+        expires_at: d.expires_at,
+        run_id: args.run_id,
+        artifact_id: args.artifact_id,
+      };
+      return {
+        structured: { ...(args.job_id ? { job_id: args.job_id } : {}), download },
+        text: `Download URL for artifact ${args.artifact_id} of run ${args.run_id} (expires ${d.expires_at}):\n${d.url}`,
+      };
+    }
+    if (args.job_id === undefined) {
+      throw new ToolError(
+        "invalid_argument",
+        "Pass job_id to list runs, or run_id and artifact_id for a download URL.",
+      );
+    }
+    const list = await ctx.client.jobRuns(args.job_id, { limit: args.limit, offset: args.offset }, opts);
+    const runs = list.items.map((r) => {
+      const row: z.infer<typeof run> = {
+        id: r.id,
+        job_id: r.job_id,
+        status: r.status,
+        triggered_by: r.triggered_by,
+        created_at: r.created_at,
+      };
+      for (const k of ["started_at", "finished_at", "input_count", "result_count", "artifact_ids"] as const) {
+        if (r[k] !== undefined) (row as Record<string, unknown>)[k] = r[k];
+      }
+      return row;
+    });
+    const next = list.offset + runs.length < list.total ? list.offset + runs.length : undefined;
+    const lines = [
+      `Job ${args.job_id}: ${list.total} runs; showing ${runs.length} from offset ${list.offset}.`,
+    ];
+    for (const r of runs) {
+      const counts = r.result_count !== undefined ? `, ${r.result_count} results` : "";
+      const arts = r.artifact_ids?.length ? `, artifacts: ${r.artifact_ids.join(", ")}` : "";
+      lines.push(`- ${r.id}: ${r.status} (${r.triggered_by}, ${r.created_at}${counts}${arts})`);
+    }
+    if (next !== undefined) lines.push(`More: offset ${next}.`);
+    return {
+      structured: {
+        job_id: args.job_id,
+        runs,
+        total: list.total,
+        offset: list.offset,
+        ...(next !== undefined ? { next_offset: next } : {}),
+      },
+      text: lines.join("\n"),
+    };
+  },
+});

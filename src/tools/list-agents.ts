@@ -1,0 +1,150 @@
+/**
+ * `list_agents`: the agent catalog, filtered (privacy, managed_by, a text match on
+ * name/description/domain/vertical) as a compact listing; with `name`, that agent's full input
+ * description. Served from the catalog cache (`GET /v1/agents`, `GET /v1/agents/{name}`).
+ */
+import { z } from "zod";
+import { describeInputs, exampleParams } from "../agents/compile.js";
+import { resolveAgent } from "../agents/run.js";
+import { agentCatalog } from "../agents/service.js";
+import type { AgentRecord } from "../api/schemas.js";
+import { defineTool } from "./tool.js";
+
+const MANAGED_BY = ["vendor", "community", "self_managed"] as const;
+const LIST_MAX_AGE_MS = 60 * 60_000;
+
+const row = z.object({
+  name: z.string(),
+  display_name: z.string(),
+  domain: z.string().nullable().optional(),
+  vertical: z.string().nullable().optional(),
+  managed_by: z.string().optional(),
+  is_public: z.boolean(),
+  description: z.string().optional(),
+});
+
+const paramRow = z.object({
+  name: z.string(),
+  type: z.string(),
+  required: z.boolean(),
+  description: z.string(),
+  rules: z.array(z.string()),
+  examples: z.array(z.unknown()).nullable(),
+  default: z.unknown().optional(),
+  pagination: z.boolean(),
+  localization: z.boolean(),
+});
+
+const short = (s: string | null | undefined, n = 100) =>
+  !s ? undefined : s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s;
+
+function matches(a: AgentRecord, text: string): boolean {
+  const hay = [a.name, a.display_name, a.description, a.domain, a.vertical]
+    .filter(Boolean)
+    .join(" ")
+    .toLowerCase();
+  return text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => hay.includes(w));
+}
+
+export const listAgents = defineTool({
+  name: "list_agents",
+  title: "List agents",
+  description:
+    "Find pre-built extraction agents by text (site, vertical, purpose) or owner. Pass name to get that agent's params, with examples, before run_agent.",
+  toolset: "agents",
+  input: {
+    name: z.string().min(1).optional().describe("One agent's full input description"),
+    query: z.string().optional().describe("Words matched in name, description, domain, vertical"),
+    privacy: z.enum(["public", "private", "all"]).default("all"),
+    managed_by: z.enum(MANAGED_BY).optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+    offset: z.number().int().min(0).default(0),
+  },
+  output: {
+    total: z.number().describe("Agents matching the filters"),
+    agents: z.array(row),
+    next_offset: z.number().optional(),
+    agent: row
+      .extend({
+        params: z.array(paramRow),
+        example_params: z.record(z.string(), z.unknown()),
+        output_fields: z.array(z.string()),
+        pagination_param: z.string().optional(),
+        notes: z.array(z.string()).optional(),
+      })
+      .optional(),
+  },
+  readOnly: true,
+  async handler(args, ctx) {
+    const catalog = agentCatalog(ctx);
+    if (args.name) {
+      const { detail, compiled } = await resolveAgent(catalog, args.name, ctx.signal);
+      const agent = {
+        ...compact(detail, 400),
+        params: compiled.params.properties.map((p) => ({
+          name: p.name,
+          type: p.type,
+          required: p.required,
+          description: p.description,
+          rules: p.rules,
+          examples: p.examples,
+          ...(p.default !== null && p.default !== undefined ? { default: p.default } : {}),
+          pagination: p.is_pagination_param,
+          localization: p.is_localization_param,
+        })),
+        example_params: exampleParams(detail),
+        output_fields: Object.keys(detail.output_schema ?? {}),
+        ...(compiled.params.paginationParam ? { pagination_param: compiled.params.paginationParam } : {}),
+        ...(compiled.notes.length > 0 ? { notes: compiled.notes } : {}),
+      };
+      const text = [
+        `${detail.name} — ${detail.display_name}${detail.domain ? ` (${detail.domain})` : ""}`,
+        detail.description ?? "",
+        "Params:",
+        describeInputs(compiled),
+        `Example: run_agent ${JSON.stringify({ agent: detail.name, params: agent.example_params })}`,
+        agent.output_fields.length > 0 ? `Output fields: ${agent.output_fields.join(", ")}` : "",
+        compiled.params.paginationParam
+          ? `Paginated by "${compiled.params.paginationParam}": use pages.`
+          : "",
+      ].filter(Boolean);
+      return { structured: { total: 1, agents: [], agent }, text: text.join("\n") };
+    }
+    const all = await catalog.ensureList({ signal: ctx.signal, maxAgeMs: LIST_MAX_AGE_MS });
+    const hits = all.filter(
+      (a) =>
+        (args.privacy === "all" || a.is_public === (args.privacy === "public")) &&
+        (!args.managed_by || a.managed_by === args.managed_by) &&
+        (!args.query || matches(a, args.query)),
+    );
+    const page = hits.slice(args.offset, args.offset + args.limit).map((a) => compact(a));
+    const next = args.offset + page.length < hits.length ? args.offset + page.length : undefined;
+    const lines = [`${hits.length} agent${hits.length === 1 ? "" : "s"} match; showing ${page.length}:`];
+    for (const a of page) {
+      const where = [a.domain, a.vertical, a.managed_by, a.is_public ? undefined : "private"].filter(Boolean);
+      lines.push(`- ${a.name}: ${a.display_name}${where.length ? ` (${where.join(", ")})` : ""}`);
+    }
+    if (next !== undefined) lines.push(`More: offset ${next}.`);
+    lines.push('Next: list_agents {"name": "<agent>"} for its params.');
+    return {
+      structured: { total: hits.length, agents: page, ...(next !== undefined ? { next_offset: next } : {}) },
+      text: lines.join("\n"),
+    };
+  },
+});
+
+function compact(a: AgentRecord, descriptionChars = 100): z.infer<typeof row> {
+  return {
+    name: a.name,
+    display_name: a.display_name,
+    ...(a.domain ? { domain: a.domain } : {}),
+    ...(a.vertical ? { vertical: a.vertical } : {}),
+    ...(a.managed_by ? { managed_by: a.managed_by } : {}),
+    is_public: a.is_public,
+    ...(a.description ? { description: short(a.description, descriptionChars) } : {}),
+  };
+}

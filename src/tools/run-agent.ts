@@ -1,0 +1,69 @@
+/**
+ * `run_agent`: runs a pre-built agent. Params are checked against the agent's
+ * `input_properties` before any run request; a wrong call is answered with the agent's own
+ * parameter descriptions and examples. One page runs on the sync `POST /v1/agents/run`; with
+ * `pages` > 1 each page is submitted to `POST /v1/agent/async` (pagination field incremented),
+ * waited for with progress and deadline, and the pages' `data.parsing` are merged.
+ */
+import { z } from "zod";
+import { type MergedRun, pagesOutputShape, runAgentPages } from "../agents/execute.js";
+import { assertParams, MAX_PAGES, pageParams, resolveAgent } from "../agents/run.js";
+import { agentCatalog } from "../agents/service.js";
+import { AGENT_FORMATS } from "../api/schemas.js";
+import { clip, longToolShape, maxCharsArg, pendingResult } from "./result.js";
+import { defineTool } from "./tool.js";
+
+export const runAgent = defineTool({
+  name: "run_agent",
+  title: "Run an agent",
+  description:
+    "Run a pre-built extraction agent (find one and its params with list_agents) and get its structured data. Set pages to fetch several result pages of a paginated agent.",
+  toolset: "agents",
+  input: {
+    agent: z.string().min(1).describe("Agent name, from list_agents"),
+    params: z.record(z.string(), z.unknown()).default({}).describe("The agent's own params"),
+    formats: z.array(z.enum(AGENT_FORMATS)).optional().describe("Also return these page bodies"),
+    pages: z.number().int().min(1).max(MAX_PAGES).default(1).describe("Pages to run (paginated agents)"),
+    max_chars: maxCharsArg,
+  },
+  output: { ...longToolShape, ...pagesOutputShape },
+  readOnly: true,
+  longRunning: true,
+  async handler(args, ctx) {
+    const agent = await resolveAgent(agentCatalog(ctx), args.agent, ctx.signal);
+    assertParams(agent, args.params);
+    const list = pageParams(agent, args.params, args.pages);
+    const run = await runAgentPages(ctx, agent, list, args.formats);
+    if (run.pending) return pendingResult(run.pending, { agent: agent.detail.name, tasks: run.tasks });
+    return shape(agent.detail.name, run, args.max_chars, agent.compiled.notes);
+  },
+});
+
+function shape(name: string, run: MergedRun, maxChars: number, notes: string[]) {
+  const structured: z.input<z.ZodObject<typeof pagesOutputShape>> & { status: "done" } = {
+    status: "done",
+    agent: name,
+    parsing: run.parsing,
+    pages: run.provenance,
+  };
+  if (run.task_id) structured.task_id = run.task_id;
+  if (run.failures.length > 0) structured.failures = run.failures;
+  const lines = [
+    `Agent ${name}: ${run.provenance.length} page${run.provenance.length > 1 ? "s" : ""}, ${run.provenance.reduce((n, p) => n + p.items, 0)} items.`,
+  ];
+  for (const f of run.failures) lines.push(`Page ${f.page} failed: ${f.error}`);
+  const json = clip(JSON.stringify(run.parsing ?? null, null, 1), maxChars);
+  lines.push(json.text);
+  if (json.next_offset !== undefined)
+    lines.push(`… (${json.total_chars} chars in all; the full data is in structuredContent)`);
+  if (run.content) {
+    const body = clip(run.content, maxChars);
+    structured.content = body.text;
+    lines.push("", body.text);
+  }
+  if (notes.length > 0) {
+    structured.notes = notes;
+    lines.push("", `Notes: ${notes.join("; ")}`);
+  }
+  return { structured, text: lines.join("\n") };
+}

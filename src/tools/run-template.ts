@@ -1,0 +1,203 @@
+/**
+ * `run_template`: runs a v2 extract template (`POST /v2/extract/templates/run`), or one task per
+ * item of `inputs` (`POST /v2/extract/templates/batch` + waiting). Params are checked against the
+ * template version's JSON-Schema `input_schema` first (`version`, default the latest). Without
+ * params it shows the input schema; `list_versions` lists the versions page by page.
+ */
+import { z } from "zod";
+import { assertTemplateParams, describeTemplateInput, pickVersion } from "../agents/templates.js";
+import type { TaskResult } from "../api/schemas.js";
+import { ToolError } from "./errors.js";
+import { clip, longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
+import { defineTool, type ToolContext } from "./tool.js";
+
+const FORMATS = ["html", "markdown"] as const;
+const MAX_BATCH_RESULTS = 50;
+
+const versionRow = z.object({
+  version_number: z.number(),
+  id: z.string(),
+  created_at: z.string(),
+  description: z.string().optional(),
+});
+
+export const runTemplate = defineTool({
+  name: "run_template",
+  title: "Run an extract template",
+  description:
+    "Run a pre-built extract template on its params and get structured JSON; inputs runs many at once. Omit params to see its input schema; list_versions lists its versions.",
+  toolset: "templates",
+  input: {
+    template: z.string().min(1).describe("Template name"),
+    params: z.record(z.string(), z.unknown()).optional().describe("Template params; omit to see the schema"),
+    inputs: z
+      .array(z.object({ params: z.record(z.string(), z.unknown()) }))
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe("Batch: one run per item"),
+    formats: z.array(z.enum(FORMATS)).optional(),
+    localization: z.boolean().optional(),
+    version: z.number().int().min(1).optional().describe("Validate against this version (default latest)"),
+    list_versions: z.boolean().default(false),
+    limit: z.number().int().min(1).max(200).default(20).describe("Versions page size"),
+    offset: z.number().int().min(0).default(0).describe("Versions offset"),
+    max_chars: maxCharsArg,
+  },
+  output: {
+    ...longToolShape,
+    template: z.string(),
+    version: z.number().optional(),
+    task_id: z.string().optional(),
+    batch_id: z.string().optional(),
+    parsing: z.unknown().optional().describe("data.parsing of a single run"),
+    content: z.string().optional(),
+    results: z
+      .array(
+        z.object({
+          index: z.number(),
+          task_id: z.string(),
+          state: z.string(),
+          parsing: z.unknown().optional(),
+          error: z.string().optional(),
+        }),
+      )
+      .optional(),
+    input_schema: z.record(z.string(), z.unknown()).optional(),
+    versions: z.array(versionRow).optional(),
+    total: z.number().optional(),
+    next_offset: z.number().optional(),
+    notes: z.array(z.string()).optional(),
+  },
+  readOnly: true,
+  longRunning: true,
+  async handler(args, ctx) {
+    const { template } = args;
+    if (args.list_versions) return listVersions(ctx, template, args.limit, args.offset);
+    if (args.params && args.inputs) {
+      throw new ToolError("invalid_argument", "Pass either params (one run) or inputs (a batch), not both.");
+    }
+    const v = await pickVersion(ctx.client, template, args.version, ctx.signal);
+    if (!args.params && !args.inputs) {
+      return {
+        structured: {
+          status: "done" as const,
+          template,
+          version: v.version_number,
+          input_schema: v.input_schema,
+        },
+        text: `Template ${template} v${v.version_number} takes:\n${describeTemplateInput(v)}\nCall again with params.`,
+      };
+    }
+    const common = { template, version: v.version_number };
+    if (args.inputs) {
+      let notes: string[] = [];
+      args.inputs.forEach((item, i) => {
+        notes = assertTemplateParams(v, item.params, `inputs[${i}].params`);
+      });
+      const submitted = await ctx.client.templatesBatch(
+        {
+          inputs: args.inputs.map((item) => ({ params: item.params })),
+          shared_inputs: { template, formats: args.formats, localization: args.localization },
+        },
+        { signal: ctx.signal },
+      );
+      const outcome = await ctx.wait({ kind: "batch", id: submitted.batch_id });
+      if (outcome.status === "pending") return pendingResult(outcome, common);
+      if (outcome.status === "failed") throwFailed(outcome);
+      const results = await collect(
+        ctx,
+        submitted.batch_id,
+        submitted.tasks?.map((t) => t.id),
+      );
+      const ok = results.filter((r) => r.state === "success").length;
+      const text = [
+        `Template ${template} batch ${submitted.batch_id}: ${ok}/${results.length} succeeded.`,
+        clip(JSON.stringify(results, null, 1), args.max_chars).text,
+      ].join("\n");
+      return {
+        structured: {
+          status: "done" as const,
+          ...common,
+          batch_id: submitted.batch_id,
+          results,
+          ...notesOf(notes),
+        },
+        text,
+      };
+    }
+    const notes = assertTemplateParams(v, args.params);
+    const result = await ctx.client.runTemplate(
+      { template, params: args.params, formats: args.formats, localization: args.localization },
+      { signal: ctx.signal },
+    );
+    return single(result, common, args.max_chars, notes);
+  },
+});
+
+const notesOf = (notes: string[]) => (notes.length > 0 ? { notes } : {});
+
+function single(
+  result: TaskResult,
+  common: { template: string; version: number },
+  maxChars: number,
+  notes: string[],
+) {
+  const parsing = result.data?.parsing;
+  const structured: Record<string, unknown> = { status: "done", ...common, parsing, ...notesOf(notes) };
+  if (result.task_id) structured.task_id = result.task_id;
+  const lines = [
+    `Template ${common.template} v${common.version}:`,
+    clip(JSON.stringify(parsing ?? null, null, 1), maxChars).text,
+  ];
+  const body = result.data?.markdown ?? result.data?.html;
+  if (body) {
+    structured.content = clip(body, maxChars).text;
+    lines.push("", structured.content as string);
+  }
+  return { structured: structured as { status: "done"; template: string }, text: lines.join("\n") };
+}
+
+async function collect(ctx: ToolContext, batchId: string, ids?: string[]) {
+  const taskIds =
+    ids && ids.length > 0
+      ? ids
+      : (await ctx.client.getBatch(batchId, { signal: ctx.signal })).tasks.map((t) => t.id);
+  const out = [];
+  for (const [index, task_id] of taskIds.slice(0, MAX_BATCH_RESULTS).entries()) {
+    try {
+      const r = await ctx.client.getTaskResults(task_id, { signal: ctx.signal });
+      out.push({ index, task_id, state: r.task?.state ?? r.status ?? "success", parsing: r.data?.parsing });
+    } catch (e) {
+      out.push({ index, task_id, state: "error", error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  return out;
+}
+
+async function listVersions(ctx: ToolContext, template: string, limit: number, offset: number) {
+  const list = await ctx.client.listTemplateVersions(template, { limit, offset }, { signal: ctx.signal });
+  const versions = list.items.map((v) => ({
+    version_number: v.version_number,
+    id: v.id,
+    created_at: v.created_at,
+    ...(v.metadata?.description ? { description: v.metadata.description } : {}),
+  }));
+  const next = list.offset + list.items.length < list.total ? list.offset + list.items.length : undefined;
+  const lines = [
+    `Template ${template}: ${list.total} versions; showing ${versions.length} from offset ${list.offset}.`,
+  ];
+  for (const v of versions)
+    lines.push(`- v${v.version_number} (${v.created_at})${v.description ? ` ${v.description}` : ""}`);
+  if (next !== undefined) lines.push(`More: offset ${next}.`);
+  return {
+    structured: {
+      status: "done" as const,
+      template,
+      versions,
+      total: list.total,
+      ...(next !== undefined ? { next_offset: next } : {}),
+    },
+    text: lines.join("\n"),
+  };
+}
