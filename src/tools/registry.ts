@@ -2,12 +2,19 @@
  * Every tool, in one array; toolsets are derived from each definition's `toolset`, never kept
  * as a separate list. Adding a tool: one import and one entry below.
  */
+import { agentsExtension } from "../agents/extension.js";
 import type { Config } from "../config.js";
+import { checkDomainHealth } from "./check-domain-health.js";
 import { crawlSite } from "./crawl-site.js";
 import { extractBatch } from "./extract-batch.js";
 import { extractPage } from "./extract-page.js";
+import { getSocialEvent } from "./get-social-event.js";
 import { getTask } from "./get-task.js";
+import { jobRuns } from "./job-runs.js";
+import { listAgents } from "./list-agents.js";
 import { mapSite } from "./map-site.js";
+import { runAgent } from "./run-agent.js";
+import { runTemplate } from "./run-template.js";
 import { serpSearch } from "./serp-search.js";
 import type { ServerExtension, ToolDefinition } from "./tool.js";
 
@@ -18,10 +25,16 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   crawlSite,
   mapSite,
   getTask,
+  listAgents,
+  runAgent,
+  runTemplate,
+  checkDomainHealth,
+  jobRuns,
+  getSocialEvent,
 ];
 
 /** Hooks `createServer()` runs with a `ServerHost` (services, dynamic tools). One entry each. */
-export const SERVER_EXTENSIONS: readonly ServerExtension[] = [];
+export const SERVER_EXTENSIONS: readonly ServerExtension[] = [agentsExtension];
 
 /** The tools a configuration exposes: its toolsets; `legacy` only with `WEBDATA_LEGACY_AUTH`. */
 export function selectTools(
