@@ -131,6 +131,7 @@ export class WebDataClient {
   readonly #executor: Executor;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  #closed = false;
 
   constructor(options: WebDataClientOptions) {
     if (!options.apiKey) {
@@ -345,6 +346,8 @@ export class WebDataClient {
 
   /** Closes the client's own connection pool (a dispatcher passed in options is left open). */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (!this.#ownsDispatcher || this.#closed) return;
+    this.#closed = true;
+    await this.#dispatcher.close().catch(() => {});
   }
 }

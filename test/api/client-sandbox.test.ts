@@ -1,0 +1,148 @@
+/** WebDataClient against the real sandbox with faults switched on. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { WebDataClient } from "../../src/api/client.js";
+import { ApiError } from "../../src/api/errors.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+
+let sandbox: Sandbox;
+let client: WebDataClient;
+const KEY = `sandbox-key-${process.pid}-f00dfeed`;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ taskLatencyMs: 200 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+afterEach(async () => {
+  sandbox.faults.clear();
+  await client?.close();
+});
+
+function newClient(apiKey = `${KEY}-${Math.random()}`) {
+  client = new WebDataClient({ baseUrl: sandbox.url, apiKey });
+  return client;
+}
+
+/** Sandbox log entries from `from` on for requests whose path starts with `prefix`. */
+const logSince = (from: number, prefix: string) =>
+  sandbox.requests.slice(from).filter((r) => r.path.startsWith(prefix));
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApiError);
+  return err as ApiError;
+}
+
+async function newTaskId(c: WebDataClient): Promise<string> {
+  return (await c.extractAsync({ url: `${sandbox.siteUrl}/about` })).task_id;
+}
+
+describe("client against the sandbox", () => {
+  it("absorbs a 429 burst, waiting what the body asks each time", async () => {
+    const c = newClient();
+    const id = await newTaskId(c);
+    const from = sandbox.requests.length;
+    sandbox.faults.add({ kind: "rate_limit", match: "GET /v1/tasks/", count: 2, retryAfter: 1 });
+    await expect(c.getTask(id)).resolves.toMatchObject({ task: { id } });
+    const log = logSince(from, "/v1/tasks/");
+    expect(log.map((r) => r.status)).toEqual([429, 429, 200]);
+    expect(log[1].at - log[0].at).toBeGreaterThanOrEqual(1_000);
+    expect(log[2].at - log[1].at).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("retries 5xx on a read, then surfaces a clear upstream error", async () => {
+    const c = newClient();
+    const id = await newTaskId(c);
+    let from = sandbox.requests.length;
+    sandbox.faults.add({ kind: "status", status: 503, match: "GET /v1/tasks/", count: 2 });
+    await expect(c.getTask(id)).resolves.toBeDefined();
+    expect(logSince(from, "/v1/tasks/").map((r) => r.status)).toEqual([503, 503, 200]);
+
+    from = sandbox.requests.length;
+    sandbox.faults.add({ kind: "status", status: 500, match: "GET /v1/tasks/" });
+    const err = await failure(c.getTask(id));
+    expect(err).toMatchObject({ code: "upstream_error", status: 500 });
+    expect(err.message).toContain("after 4 attempts");
+    expect(logSince(from, "/v1/tasks/")).toHaveLength(4);
+  });
+
+  it("retries connection resets on a read, then surfaces a network error", async () => {
+    const c = newClient();
+    const id = await newTaskId(c);
+    let from = sandbox.requests.length;
+    sandbox.faults.add({ kind: "reset", match: "GET /v1/tasks/", count: 1 });
+    await expect(c.getTask(id)).resolves.toBeDefined();
+    expect(logSince(from, "/v1/tasks/").map((r) => r.status)).toEqual([0, 200]);
+
+    from = sandbox.requests.length;
+    sandbox.faults.add({ kind: "reset", match: "GET /v1/tasks/" });
+    const err = await failure(c.getTask(id));
+    expect(err.code).toBe("network_error");
+    expect(logSince(from, "/v1/tasks/")).toHaveLength(4);
+  });
+
+  it("reports a malformed JSON body clearly", async () => {
+    const c = newClient();
+    const id = await newTaskId(c);
+    sandbox.faults.add({ kind: "malformed", match: "GET /v1/tasks/", count: 1 });
+    const err = await failure(c.getTask(id));
+    expect(err.code).toBe("invalid_response");
+    expect(err.message).toMatch(/the API returned a body that is not JSON \(\{/);
+  });
+
+  it("does not re-send a submission whose connection was reset after it was accepted", async () => {
+    const c = newClient();
+    const url = `${sandbox.siteUrl}/blog?accepted=${Math.random()}`;
+    const from = sandbox.requests.length;
+    sandbox.faults.add({ kind: "reset", after: "accept", match: "POST /v1/extract/async", count: 1 });
+    const err = await failure(c.extractAsync({ url }));
+    expect(err).toMatchObject({ code: "network_error", maybeAccepted: true });
+    expect(err.message).toContain("get_task");
+    expect(logSince(from, "/v1/extract/async")).toHaveLength(1);
+    const { tasks } = await c.listTasks({ limit: 200 });
+    expect(tasks.filter((t) => (t.input as { url?: string })?.url === url)).toHaveLength(1);
+  });
+
+  it("does not re-send a submission after a 5xx", async () => {
+    const c = newClient();
+    const from = sandbox.requests.length;
+    sandbox.faults.add({ kind: "status", status: 502, match: "POST /v1/extract/async", count: 1 });
+    const err = await failure(c.extractAsync({ url: `${sandbox.siteUrl}/` }));
+    expect(err).toMatchObject({ code: "upstream_error", status: 502, maybeAccepted: true });
+    expect(logSince(from, "/v1/extract/async")).toHaveLength(1);
+  });
+
+  it("names the status and WEBDATA_API_KEY on a refused key, without the key", async () => {
+    const strict = await startSandbox({ key: "the-right-key-123456" });
+    try {
+      const wrongKey = "the-wrong-key-987654";
+      const c = new WebDataClient({ baseUrl: strict.url, apiKey: wrongKey });
+      const err = await failure(c.getTask("x"));
+      await c.close();
+      expect(err.code).toBe("unauthorized");
+      expect(err.message).toMatch(/401.*WEBDATA_API_KEY/);
+      for (let i = 0; i + 5 <= wrongKey.length; i++)
+        expect(err.message).not.toContain(wrongKey.slice(i, i + 5));
+      expect(strict.requests).toHaveLength(1);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("validates real responses of the main endpoints", async () => {
+    const c = newClient();
+    const sync = await c.extract({ url: `${sandbox.siteUrl}/`, formats: ["markdown"] });
+    expect(sync.status).toBe("success");
+    const batch = await c.extractBatch({
+      inputs: [{ url: `${sandbox.siteUrl}/` }, { url: `${sandbox.siteUrl}/about` }],
+    });
+    expect(batch.batch_size).toBe(2);
+    await expect(c.getBatch(batch.batch_id)).resolves.toMatchObject({ tasks: expect.any(Array) });
+    await expect(c.getBatchProgress(batch.batch_id)).resolves.toMatchObject({ total: 2 });
+    await expect(c.listBatches()).resolves.toMatchObject({ batches: expect.any(Array) });
+  });
+});
