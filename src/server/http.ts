@@ -41,13 +41,18 @@ export interface HttpServerOptions {
   allowedHosts?: string[];
   /** Extra allowed Origins (`*` disables the check). */
   allowedOrigins?: string[];
-  /** Public base URL for webhooks; defaults to `config.publicUrl`. */
-  publicUrl?: string;
+  /**
+   * Public base URL for webhooks; defaults to `config.publicUrl`. A function gets the port
+   * actually bound (for `port: 0`).
+   */
+  publicUrl?: string | ((port: number) => string);
   /** Sessions idle this long are closed; default 30 minutes. */
   idleTimeoutMs?: number;
   maxSessions?: number;
   /** How long `shutdown()` lets in-flight calls run; default 10 s. */
   drainMs?: number;
+  /** Clock of the idle sweep (tests). */
+  now?: () => number;
   /** Replaces `createServer` (tests). */
   createServer?: (options: CreateServerOptions) => WebDataServer;
   /** One line per event, to stderr by default. */
@@ -62,6 +67,8 @@ export interface HttpServer {
   readonly sessions: number;
   /** The webhook registry when a public URL is configured. */
   callbacks?: CallbackRegistry;
+  /** Closes sessions idle past the timeout now (it also runs every minute); returns how many. */
+  sweepIdle(): number;
   /** Stops accepting, lets open calls finish within `drainMs`, then closes everything. */
   shutdown(drainMs?: number): Promise<void>;
 }
@@ -78,8 +85,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       `refusing to listen on ${host} without an access token: set WEBDATA_HTTP_TOKEN or --token (or bind 127.0.0.1)`,
     );
   }
-  const publicUrl = options.publicUrl ?? config.publicUrl;
-  const callbacks = publicUrl ? new CallbackRegistry({ publicUrl }) : undefined;
+  let callbacks: CallbackRegistry | undefined;
   const makeClient = (apiKey: string) => {
     const clientOptions: WebDataClientOptions = {
       baseUrl: config.baseUrl,
@@ -90,13 +96,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     };
     return callbacks ? new CallbackClient(clientOptions, callbacks) : new WebDataClient(clientOptions);
   };
-  const shared = config.apiKey ? makeClient(config.apiKey) : undefined;
+  let shared: WebDataClient | undefined;
   const makeServer = options.createServer ?? createServer;
   const services = () => (callbacks ? { taskCompletion: callbacks.completion } : {});
   const store = new SessionStore({
     idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
     maxSessions: options.maxSessions ?? 1000,
     onError: (m) => log(m),
+    now: options.now,
   });
   const started = Date.now();
   let draining = false;
@@ -153,14 +160,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     await session.transport.handleRequest(req, res, body);
   }
 
-  function handleCallback(req: IncomingMessage, res: ServerResponse, url: URL) {
-    if (!callbacks) return sendJson(res, 404, { error: "not found" });
+  async function handleCallback(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const registry = callbacks;
+    if (!registry) return sendJson(res, 404, { error: "not found" });
     if (req.method !== "POST") return sendJson(res, 405, { error: "method not allowed" }, { allow: "POST" });
-    const tokenPart = decodeURIComponent(url.pathname.slice(CALLBACK_PATH.length));
-    return readJsonBody(req, MAX_CALLBACK_BODY).then((body) => {
-      const result = callbacks.receive(tokenPart, url.searchParams.get("secret") ?? undefined, body);
-      sendJson(res, result.status, result.status === 200 ? { ok: true } : { error: result.message });
+    // The body only cross-checks the task id: a delivery that is not JSON still wakes the wait
+    // (which then polls once), so it is read leniently.
+    const body = await readJsonBody(req, MAX_CALLBACK_BODY).catch((error: unknown) => {
+      if (error instanceof BodyError && error.status === 413) throw error;
+      return undefined;
     });
+    const token = url.pathname.slice(CALLBACK_PATH.length);
+    const result = registry.receive(token, url.searchParams.get("secret") ?? undefined, body);
+    sendJson(res, result.status, result.status === 200 ? { ok: true } : { error: result.message });
   }
 
   function cors(req: IncomingMessage, res: ServerResponse) {
@@ -192,6 +204,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         status,
         sessions: store.size,
         uptime_s: Math.floor((Date.now() - started) / 1000),
+        active_requests: store.busy,
       });
     }
     if (url.pathname.startsWith(CALLBACK_PATH)) return handleCallback(req, res, url);
@@ -215,6 +228,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     });
   });
   const port = (server.address() as AddressInfo).port;
+  const publicOption = options.publicUrl ?? config.publicUrl;
+  const publicUrl = typeof publicOption === "function" ? publicOption(port) : publicOption;
+  if (publicUrl) callbacks = new CallbackRegistry({ publicUrl });
+  if (config.apiKey) shared = makeClient(config.apiKey);
   allow = buildAllowList({
     host,
     port,
@@ -258,6 +275,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return store.size;
     },
     callbacks,
+    sweepIdle: () => store.sweep(),
     shutdown,
   };
 }

@@ -1,0 +1,113 @@
+/**
+ * Helpers of the HTTP transport tests: a config for a sandbox, an SDK client over the real
+ * `StreamableHTTPClientTransport`, and raw HTTP requests (node:http, so Host can be forged).
+ */
+import { request } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type Config, loadConfig } from "../../src/config.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
+
+export function sandboxConfig(sandbox: Sandbox, apiKey: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    WEBDATA_API_KEY: apiKey,
+    WEBDATA_BASE_URL: sandbox.url,
+    WEBDATA_LEGACY_BASE_URL: sandbox.legacyUrl,
+    WEBDATA_WAIT_MS: "20000",
+    ...env,
+  });
+}
+
+export interface Connected {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+  close(): Promise<void>;
+}
+
+/** Connects an SDK client; `headers` go on every request (e.g. Authorization, X-Webdata-Api-Key). */
+export async function connect(url: string, headers: Record<string, string> = {}): Promise<Connected> {
+  const client = new Client({ name: "http-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    close: async () => {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    },
+  };
+}
+
+/** Connecting must fail; resolves with the error. Closes the client either way. */
+export async function connectFails(url: string, headers: Record<string, string> = {}): Promise<Error> {
+  const client = new Client({ name: "http-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await client.close();
+    return error as Error;
+  }
+  await client.close();
+  throw new Error("connect succeeded but was expected to fail");
+}
+
+export const textOf = (result: unknown): string =>
+  ((result as CallToolResult).content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("\n");
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json(): any;
+}
+
+/** One raw HTTP request to `url` with exactly these headers (Host included when given). */
+export function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<RawResponse> {
+  const target = new URL(url);
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: options.method ?? (body ? "POST" : "GET"),
+        headers: {
+          ...(body
+            ? { "content-type": "application/json", accept: "application/json, text/event-stream" }
+            : {}),
+          ...options.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: text,
+            json: () => JSON.parse(text),
+          });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+export const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
