@@ -8,7 +8,13 @@ import { pageShape, shapePage } from "./page-format.js";
 import { longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
 import { defineTool } from "./tool.js";
 
-export const urlArg = z.url({ protocol: /^https?$/ }).describe("Absolute http(s) URL");
+export const urlArg = z
+  .url({
+    protocol: /^https?$/,
+    error: (issue) =>
+      issue.input === undefined ? "required" : "must be an absolute http(s) URL, e.g. https://example.com/page",
+  })
+  .describe("Absolute http(s) URL");
 
 export const extractPage = defineTool({
   name: "extract_page",

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Sandbox } from "../../src/sandbox/index.js";
+import { call, type StdioServer, spawnAgainst, startTestSandbox, textOf } from "../helpers/mcp.js";
+
+let sandbox: Sandbox;
+let server: StdioServer;
+const paths = (from: number) =>
+  sandbox.requests.slice(from).map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/, ":id")}`);
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  server = await spawnAgainst(sandbox);
+});
+afterAll(async () => {
+  await server?.close();
+  await sandbox?.close();
+});
+
+describe("extract_page", () => {
+  it("extract_page(default): sync endpoint, Markdown", async () => {
+    const from = sandbox.requests.length;
+    const r = await call(server, "extract_page", { url: `${sandbox.siteUrl}/` });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({
+      status: "done",
+      format: "markdown",
+      status_code: 200,
+      url: `${sandbox.siteUrl}/`,
+    });
+    expect(r.structuredContent.content).toContain("Acme Outfitters");
+    expect(textOf(r)).toContain("# Welcome to Acme Outfitters");
+    expect(paths(from)).toEqual(["POST /v1/extract"]);
+  });
+
+  it("extract_page(render): async endpoint and task polling", async () => {
+    const from = sandbox.requests.length;
+    const r = await call(server, "extract_page", { url: `${sandbox.siteUrl}/`, render: true });
+    expect(r.structuredContent).toMatchObject({ status: "done", format: "markdown" });
+    const seen = paths(from);
+    expect(seen[0]).toBe("POST /v1/extract/async");
+    expect(seen).toContain("GET /v1/tasks/:id");
+    expect(seen.at(-1)).toBe("GET /v1/tasks/:id/results");
+    expect(seen).not.toContain("POST /v1/extract");
+  });
+
+  it("extract_page(screenshot): PNG image content", async () => {
+    const from = sandbox.requests.length;
+    const r = await call(server, "extract_page", { url: `${sandbox.siteUrl}/`, formats: ["screenshot"] });
+    expect(paths(from)[0]).toBe("POST /v1/extract/async");
+    const image = r.content.find((c) => c.type === "image") as { data: string; mimeType: string };
+    expect(image.mimeType).toBe("image/png");
+    expect(Buffer.from(image.data, "base64").subarray(1, 4).toString()).toBe("PNG");
+    expect(r.structuredContent.screenshots).toBe(1);
+  });
+
+  it("extract_page(headers, links, html)", async () => {
+    const r = await call(server, "extract_page", {
+      url: `${sandbox.siteUrl}/`,
+      formats: ["html", "headers", "links"],
+    });
+    expect(r.structuredContent.format).toBe("html");
+    expect(r.structuredContent.content).toContain("<");
+    expect(r.structuredContent.headers["content-type"]).toContain("text/html");
+    expect(r.structuredContent.links.length).toBeGreaterThan(0);
+    expect(r.structuredContent.links.length).toBeLessThanOrEqual(50);
+  });
+
+  it("extract_page(max_chars): cuts and tells how to read on with get_task", async () => {
+    const r = await call(server, "extract_page", { url: `${sandbox.siteUrl}/`, max_chars: 200 });
+    const s = r.structuredContent;
+    expect(s.content).toHaveLength(200);
+    expect(s.next_offset).toBe(200);
+    expect(s.total_chars).toBeGreaterThan(200);
+    expect(textOf(r)).toContain(`get_task {"task_id":"${s.task_id}","offset":200`);
+    const next = await call(server, "get_task", { task_id: s.task_id, offset: 200, max_chars: 200 });
+    expect(next.structuredContent.status).toBe("done");
+    const whole = await call(server, "extract_page", { url: `${sandbox.siteUrl}/` });
+    expect(s.content + next.structuredContent.content).toBe(whole.structuredContent.content.slice(0, 400));
+  });
+
+  it.each([
+    ["a malformed URL", { url: "not a url" }, "url"],
+    ["a non-http URL", { url: "ftp://example.com/x" }, "url"],
+    ["a number as URL", { url: 42 }, "url"],
+    ["a missing URL", {}, "url"],
+    ["a string as render", { url: "https://example.com", render: "yes" }, "render"],
+    ["an unknown format", { url: "https://example.com", formats: ["pdf"] }, "formats"],
+    ["an empty formats list", { url: "https://example.com", formats: [] }, "formats"],
+    ["a 3-letter country", { url: "https://example.com", country: "USA" }, "country"],
+    ["a tiny max_chars", { url: "https://example.com", max_chars: 10 }, "max_chars"],
+  ])("extract_page(rejects %s) without calling the API", async (_name, args, field) => {
+    const from = sandbox.requests.length;
+    const r = await call(server, "extract_page", args as Record<string, unknown>);
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain("Input validation error");
+    expect(textOf(r)).toContain(field);
+    expect(sandbox.requests.length).toBe(from);
+  });
+});
