@@ -1,11 +1,19 @@
 /** The sandbox's hono application: middleware layers, one routes file per API area. */
 import { Hono } from "hono";
 import type { SandboxState } from "./context.js";
+import { CrawlStore } from "./crawl.js";
 import { errorResponse, type SandboxEnv } from "./http.js";
 import { authenticate, injectFaults, logRequests, rateLimit } from "./middleware.js";
+import { agentRoutes } from "./routes/agents.js";
 import { controlRoutes } from "./routes/control.js";
+import { crawlRoutes } from "./routes/crawl.js";
 import { extractRoutes } from "./routes/extract.js";
+import { healthRoutes } from "./routes/health.js";
+import { jobRoutes } from "./routes/jobs.js";
+import { legacyRoutes } from "./routes/legacy.js";
+import { serpRoutes } from "./routes/serp.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { templateRoutes } from "./routes/templates.js";
 import { siteRoutes } from "./site/routes.js";
 
 export function createApp(state: SandboxState) {
@@ -13,7 +21,19 @@ export function createApp(state: SandboxState) {
   app.use("*", logRequests(state), rateLimit(state), injectFaults(state), authenticate(state));
   app.route("/site", siteRoutes(state));
   app.route("/_sandbox", controlRoutes(state));
-  for (const routes of [extractRoutes, taskRoutes]) app.route("/", routes(state));
+  const crawls = new CrawlStore(state);
+  const areas = [
+    extractRoutes(state),
+    taskRoutes(state),
+    serpRoutes(state),
+    agentRoutes(state),
+    templateRoutes(state),
+    crawlRoutes(state, crawls),
+    healthRoutes(state),
+    jobRoutes(state),
+    legacyRoutes(state),
+  ];
+  for (const routes of areas) app.route("/", routes);
   app.notFound((c) => errorResponse(c, 404, `No route for ${c.req.method} ${c.req.path}`));
   app.onError((err, c) =>
     errorResponse(c, 500, `Internal error: ${err instanceof Error ? err.message : String(err)}`),

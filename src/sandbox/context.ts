@@ -74,9 +74,10 @@ export class SandboxState {
    */
   failureFor(url: string, target: string, faultHeader: string | undefined): TaskFailure | undefined {
     if (this.faults.take(["task_error"], target, faultHeader)) return TASK_ERROR;
-    if (isUnreachable(new URL(url))) {
-      return { error: `Could not resolve host ${new URL(url).hostname}`, errorType: "dns_error" };
-    }
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (!parsed) return { error: `Not a fetchable URL: ${url}`, errorType: "invalid_url" };
+    if (isUnreachable(parsed))
+      return { error: `Could not resolve host ${parsed.hostname}`, errorType: "dns_error" };
     return undefined;
   }
 

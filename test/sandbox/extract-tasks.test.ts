@@ -71,6 +71,23 @@ describe("extract, tasks and batches", () => {
     expect(a.body.data.markdown).toBe(b.body.data.markdown);
   });
 
+  it("keeps a task pending until its latency has passed; results of a pending task are a 400", async () => {
+    sandbox.configure({ taskLatencyMs: 60_000 });
+    const { body } = await call(sandbox, "POST", "/v1/extract/async", {
+      body: { url: `${sandbox.siteUrl}/` },
+    });
+    sandbox.configure({ taskLatencyMs: 30 });
+    const status = shape(
+      TaskStatusResponseSchema,
+      (await call(sandbox, "GET", `/v1/tasks/${body.task_id}`)).body,
+    );
+    expect(status.task.state).toBe("pending");
+    expect(status.task.download_url).toBeUndefined();
+    const results = await call(sandbox, "GET", `/v1/tasks/${body.task_id}/results`);
+    expect(results.status).toBe(400);
+    expect(results.body.error.code).toBe("BAD_REQUEST");
+  });
+
   it("async extract goes pending → success, with legacy status and download URLs", async () => {
     const submitted = shape(
       TaskIdResponseSchema,
@@ -80,10 +97,7 @@ describe("extract, tasks and batches", () => {
       TaskStatusResponseSchema,
       (await call(sandbox, "GET", `/v1/tasks/${submitted.task_id}`)).body,
     );
-    expect(first.task.state).toBe("pending");
     expect(first.task.status_url).toBe(`${sandbox.legacyUrl}/api/v1/tasks/${submitted.task_id}`);
-    const pendingResults = await call(sandbox, "GET", `/v1/tasks/${submitted.task_id}/results`);
-    expect(pendingResults.status).toBe(400);
     const done = shape(TaskStatusResponseSchema, (await waitTask(submitted.task_id)).body);
     expect(done.task).toMatchObject({ state: "success", api_type: "extract", status_code: 200 });
     const legacyStatus = await call(sandbox, "GET", done.task.status_url!);
@@ -130,6 +144,8 @@ describe("extract, tasks and batches", () => {
   });
 
   it("runs a batch whose tasks finish progressively; items override shared inputs", async () => {
+    // a long spread (1-2 s) so that several distinct progress values are observed
+    sandbox.configure({ taskLatencyMs: 1000 });
     const inputs = Array.from({ length: 20 }, (_, i) => ({ url: `${sandbox.siteUrl}/blog?i=${i}` }));
     inputs[0] = { ...inputs[0], formats: ["html"] } as (typeof inputs)[0];
     const submitted = shape(
@@ -140,6 +156,7 @@ describe("extract, tasks and batches", () => {
         })
       ).body,
     );
+    sandbox.configure({ taskLatencyMs: 30 });
     expect(submitted.batch_size).toBe(20);
     expect(submitted.tasks?.every((t) => t.batch_id === submitted.batch_id)).toBe(true);
     const seen = new Set<number>();
@@ -153,7 +170,7 @@ describe("extract, tasks and batches", () => {
         seen.add(p.completed_count);
         return p.completed;
       },
-      3,
+      10,
     );
     expect(final).toEqual({ completed_count: 20, total: 20, progress: 1, completed: true });
     expect(seen.size).toBeGreaterThan(1);

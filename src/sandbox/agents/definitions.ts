@@ -1,3 +1,6 @@
 import type { AgentDetail } from "../../api/schemas.js";
+import { COMMERCE_AGENTS } from "./commerce-agents.js";
+import { CONTENT_AGENTS } from "./content-agents.js";
 
-export const BUILTIN_AGENTS: AgentDetail[] = [];
+/** The catalog every sandbox starts with (26 agents across verticals). */
+export const BUILTIN_AGENTS: readonly AgentDetail[] = [...COMMERCE_AGENTS, ...CONTENT_AGENTS];

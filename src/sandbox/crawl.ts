@@ -1,0 +1,174 @@
+/**
+ * Crawls: breadth-first over links of the start URL's site (same origin; under /site for the demo
+ * site), one page per `crawlPageMs`. Each visited page becomes a finished task whose results hold
+ * its Markdown. Crawl callback payloads (our shape, the spec shows none):
+ *   {event: "started"|"page"|"completed"|"failed", crawl_id, metadata, crawl: {status, completed, total},
+ *    page?: {url, task_id, status_code}, error?}
+ */
+import { randomUUID } from "node:crypto";
+import type { SandboxState } from "./context.js";
+import { pageData } from "./formats.js";
+import { fetchTarget, type SiteLocation, sitePath } from "./site/fetch.js";
+
+export interface CrawlCallback {
+  url: string;
+  headers?: Record<string, string>;
+  metadata?: Record<string, unknown>;
+  events?: string[];
+}
+
+interface Crawl {
+  id: string;
+  startUrl: string;
+  limit: number;
+  status: "running" | "succeeded" | "failed";
+  queue: string[];
+  seen: Set<string>;
+  tasks: { id: string; url: string; state: string }[];
+  error?: string;
+  failAfterFirstPage: boolean;
+  callback?: CrawlCallback;
+}
+
+const MAX_CRAWLS = 1_000;
+
+/** Whether `link` belongs to the same site as `start` (same origin; inside /site for the demo site). */
+export function sameSite(start: string, link: string, where: SiteLocation): boolean {
+  const a = new URL(start);
+  const b = new URL(link);
+  if (a.origin !== b.origin) return false;
+  return sitePath(a, where) === undefined || sitePath(b, where) !== undefined;
+}
+
+/** Normalises a URL for de-duplication: no fragment. */
+const normal = (url: string) => url.replace(/#.*$/, "");
+
+export class CrawlStore {
+  private readonly crawls = new Map<string, Crawl>();
+
+  constructor(private readonly state: SandboxState) {}
+
+  start(url: string, limit: number, callback: CrawlCallback | undefined, fail: boolean): string {
+    const crawl: Crawl = {
+      id: randomUUID(),
+      startUrl: url,
+      limit,
+      status: "running",
+      queue: [normal(url)],
+      seen: new Set([normal(url)]),
+      tasks: [],
+      failAfterFirstPage: fail,
+      callback,
+    };
+    this.crawls.set(crawl.id, crawl);
+    if (this.crawls.size > MAX_CRAWLS) this.crawls.delete(this.crawls.keys().next().value as string);
+    this.emit(crawl, "started", {});
+    this.state.timers.after(this.state.config.crawlPageMs, () => this.step(crawl));
+    return crawl.id;
+  }
+
+  status(id: string) {
+    const crawl = this.crawls.get(id);
+    if (!crawl) return undefined;
+    return {
+      crawl: {
+        id: crawl.id,
+        url: crawl.startUrl,
+        status: crawl.status,
+        completed: crawl.tasks.length,
+        total: this.total(crawl),
+        tasks: crawl.tasks,
+        ...(crawl.error ? { error: crawl.error } : {}),
+      },
+    };
+  }
+
+  private total(crawl: Crawl): number {
+    if (crawl.status !== "running") return crawl.tasks.length;
+    return Math.min(crawl.limit, crawl.tasks.length + crawl.queue.length);
+  }
+
+  private step(crawl: Crawl): void {
+    const url = crawl.queue.shift();
+    if (url === undefined) {
+      this.finish(crawl, "succeeded");
+      return;
+    }
+    const where = this.state.location;
+    const page = fetchTarget(url, where);
+    if (!page.ok) {
+      crawl.error = page.error;
+      this.finish(crawl, "failed");
+      return;
+    }
+    const task = this.state.tasks.create({
+      apiType: "crawl",
+      input: { url, crawl_id: crawl.id },
+      url,
+      delayMs: 0,
+      statusCode: page.status,
+      driver: "vx6",
+      data: () => {
+        const again = fetchTarget(url, where);
+        return again.ok ? pageData(again, ["markdown"]) : {};
+      },
+    });
+    crawl.tasks.push({ id: task.id, url, state: "success" });
+    for (const link of page.links.map(normal)) {
+      if (!crawl.seen.has(link) && sameSite(crawl.startUrl, link, where)) {
+        crawl.seen.add(link);
+        crawl.queue.push(link);
+      }
+    }
+    this.emit(crawl, "page", { page: { url, task_id: task.id, status_code: page.status } });
+    if (crawl.failAfterFirstPage) {
+      crawl.error = "Crawl failed: the target site stopped responding";
+      this.finish(crawl, "failed");
+    } else if (crawl.tasks.length >= crawl.limit || crawl.queue.length === 0) {
+      this.finish(crawl, "succeeded");
+    } else {
+      this.state.timers.after(this.state.config.crawlPageMs, () => this.step(crawl));
+    }
+  }
+
+  private finish(crawl: Crawl, status: "succeeded" | "failed"): void {
+    crawl.status = status;
+    crawl.queue = [];
+    this.emit(
+      crawl,
+      status === "succeeded" ? "completed" : "failed",
+      crawl.error ? { error: crawl.error } : {},
+    );
+  }
+
+  private emit(crawl: Crawl, event: string, extra: Record<string, unknown>): void {
+    const cb = crawl.callback;
+    if (!cb || (cb.events && !cb.events.includes(event))) return;
+    const body = {
+      event,
+      crawl_id: crawl.id,
+      metadata: cb.metadata ?? {},
+      crawl: { status: crawl.status, completed: crawl.tasks.length, total: this.total(crawl) },
+      ...extra,
+    };
+    this.state.callbacks.send(cb.url, body, cb.headers);
+  }
+}
+
+/** Site URLs found breadth-first from `url`, up to `limit` (the map endpoint's `data.links`). */
+export function discoverLinks(url: string, limit: number, where: SiteLocation): string[] {
+  const found = [normal(url)];
+  const seen = new Set(found);
+  for (let i = 0; i < found.length && found.length < limit; i++) {
+    const page = fetchTarget(found[i], where);
+    if (!page.ok) break;
+    for (const link of page.links.map(normal)) {
+      if (found.length >= limit) break;
+      if (!seen.has(link) && sameSite(url, link, where)) {
+        seen.add(link);
+        found.push(link);
+      }
+    }
+  }
+  return found;
+}
