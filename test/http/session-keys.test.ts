@@ -1,0 +1,104 @@
+/**
+ * Per-session API keys (`X-Webdata-Api-Key` on initialize): the sandbox accepts only ALPHA, so a
+ * session's outcome shows which key its requests carried.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { connect, INITIALIZE, raw, sandboxConfig, textOf } from "./helpers.js";
+
+const ALPHA = "wdk_alphaQZXJVKWPRTMN";
+const BRAVO = "wdk_bravoHGZXQRTMNPKW";
+const serpArgs = (query: string) => ({
+  name: "serp_search",
+  arguments: { search_engine: "engine1_search", query },
+});
+
+let sandbox: Sandbox;
+let envAlpha: HttpServer;
+let envWrong: HttpServer;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ key: ALPHA });
+  envAlpha = await startHttpServer({ config: sandboxConfig(sandbox, ALPHA), port: 0, log: () => {} });
+  envWrong = await startHttpServer({
+    config: sandboxConfig(sandbox, "wdk_wrongKEYNOTVALID"),
+    port: 0,
+    log: () => {},
+  });
+});
+
+afterAll(async () => {
+  await envAlpha?.shutdown(0);
+  await envWrong?.shutdown(0);
+  await sandbox?.close();
+});
+
+describe("per-session API keys", () => {
+  it("uses the session's own key, never the server's nor another session's", async () => {
+    const fallback = await connect(envAlpha.url);
+    const own = await connect(envAlpha.url, { "X-Webdata-Api-Key": BRAVO });
+    try {
+      sandbox.requests.length = 0;
+      // Interleaved calls: the env-key session keeps working, the BRAVO session keeps failing.
+      const rounds = await Promise.all(
+        [1, 2, 3].flatMap((i) => [
+          fallback.client.callTool(serpArgs(`zebrafish ${i}`)),
+          own.client.callTool(serpArgs(`quokka ${i}`)),
+        ]),
+      );
+      const fallbackResults = rounds.filter((_, i) => i % 2 === 0);
+      const ownResults = rounds.filter((_, i) => i % 2 === 1);
+      for (const r of fallbackResults) expect(r.isError, textOf(r)).toBeFalsy();
+      for (const r of ownResults) {
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/401/);
+        expect(JSON.stringify(r)).not.toContain(ALPHA);
+        expect(JSON.stringify(r)).not.toContain(BRAVO);
+        expect(JSON.stringify(r)).not.toMatch(/zebrafish/);
+      }
+      for (const r of fallbackResults) {
+        expect(JSON.stringify(r)).toMatch(/zebrafish/); // its own query shows in its results
+        expect(JSON.stringify(r)).not.toMatch(/quokka/);
+      }
+      const serp = sandbox.requests.filter((q) => q.path === "/v2/serp");
+      expect(serp.filter((q) => q.status === 200)).toHaveLength(3);
+      expect(serp.filter((q) => q.status === 401)).toHaveLength(3);
+    } finally {
+      await fallback.close();
+      await own.close();
+    }
+  });
+
+  it("lets a client's own valid key work where the server's key does not", async () => {
+    const withKey = await connect(envWrong.url, { "X-Webdata-Api-Key": ALPHA });
+    const without = await connect(envWrong.url);
+    try {
+      const good = await withKey.client.callTool(serpArgs("stove"));
+      expect(good.isError, textOf(good)).toBeFalsy();
+      expect(JSON.stringify(good)).not.toContain(ALPHA);
+      const bad = await without.client.callTool(serpArgs("stove"));
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toMatch(/401/);
+      // A later request of the keyless session cannot switch keys by sending the header.
+      const again = await raw(envWrong.url, {
+        headers: {
+          "mcp-session-id": without.transport.sessionId!,
+          "mcp-protocol-version": "2025-06-18",
+          "x-webdata-api-key": ALPHA,
+        },
+        body: { jsonrpc: "2.0", id: 9, method: "tools/call", params: serpArgs("stove") },
+      });
+      expect(again.body).toMatch(/401/);
+    } finally {
+      await withKey.close();
+      await without.close();
+    }
+  });
+
+  it("refuses a malformed key header with 400 and never echoes it", async () => {
+    const res = await raw(envAlpha.url, { headers: { "x-webdata-api-key": "two words" }, body: INITIALIZE });
+    expect(res.status).toBe(400);
+    expect(res.body).not.toContain("two words");
+  });
+});

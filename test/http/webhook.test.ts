@@ -1,0 +1,98 @@
+/**
+ * Webhook completion: with a public URL, async submissions carry a callback URL of this server,
+ * the sandbox POSTs to it when the task ends, and the verified delivery completes the wait.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { CALLBACK_PATH } from "../../src/server/http/callbacks.js";
+import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { connect, raw, sandboxConfig, textOf } from "./helpers.js";
+
+const KEY = "wdk_hookQZXJVKWPRTMNHG";
+const TOKEN = "tok_hookZr8pW2mQ9vX4nB";
+
+let sandbox: Sandbox;
+let http: HttpServer;
+let plain: HttpServer;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ key: KEY, taskLatencyMs: 200 });
+  const config = sandboxConfig(sandbox, KEY);
+  http = await startHttpServer({
+    config,
+    port: 0,
+    token: TOKEN,
+    publicUrl: (port) => `http://127.0.0.1:${port}`,
+    log: () => {},
+  });
+  plain = await startHttpServer({ config, port: 0, log: () => {} });
+});
+
+afterAll(async () => {
+  await http?.shutdown(0);
+  await plain?.shutdown(0);
+  await sandbox?.close();
+});
+
+const base = (server: HttpServer) => server.url.replace(/\/mcp$/, "");
+
+describe("webhook completion", () => {
+  it("completes an async extract on the sandbox's callback (no bearer token needed for it)", async () => {
+    const c = await connect(http.url, { Authorization: `Bearer ${TOKEN}` });
+    try {
+      const before = http.callbacks!.deliveries;
+      const result = await c.client.callTool({
+        name: "extract_page",
+        arguments: { url: `${sandbox.siteUrl}/`, render: true },
+      });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(http.callbacks!.deliveries).toBe(before + 1);
+      expect(JSON.stringify(result)).not.toContain("secret=");
+      expect(JSON.stringify(result)).not.toContain(CALLBACK_PATH);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("refuses a wrong secret with 403 and an unknown token with 404", async () => {
+    const prepared = http.callbacks!.prepare();
+    const url = new URL(prepared.url);
+    const token = url.pathname.slice(CALLBACK_PATH.length);
+    const wrong = await raw(`${base(http)}${CALLBACK_PATH}${token}?secret=nope`, {
+      body: { task: { id: "t" } },
+    });
+    expect(wrong.status).toBe(403);
+    const unknown = await raw(`${base(http)}${CALLBACK_PATH}${"x".repeat(24)}${url.search}`, { body: {} });
+    expect(unknown.status).toBe(404);
+    const right = await raw(`${base(http)}${url.pathname}${url.search}`, { body: { task: { id: "t" } } });
+    expect(right.status).toBe(200);
+    prepared.cancel();
+  });
+
+  it("still refuses a forged Host on the callback route", async () => {
+    const prepared = http.callbacks!.prepare();
+    const url = new URL(prepared.url);
+    const res = await raw(`${base(http)}${url.pathname}${url.search}`, {
+      headers: { host: "evil.example.com" },
+      body: {},
+    });
+    expect(res.status).toBe(403);
+    prepared.cancel();
+  });
+
+  it("has no callback route and adds no callback_url without a public URL", async () => {
+    expect(plain.callbacks).toBeUndefined();
+    const res = await raw(`${base(plain)}${CALLBACK_PATH}${"x".repeat(24)}?secret=x`, { body: {} });
+    expect(res.status).toBe(404);
+    const c = await connect(plain.url);
+    try {
+      const result = await c.client.callTool({
+        name: "extract_page",
+        arguments: { url: `${sandbox.siteUrl}/`, render: true },
+      });
+      expect(result.isError, textOf(result)).toBeFalsy();
+    } finally {
+      await c.close();
+    }
+  });
+});
