@@ -79,7 +79,7 @@ export async function runHttpCommand(
       write(`${signal} again: exiting without draining`);
       process.exit(1);
     }
-    write(`${signal}: draining (up to ${Math.round(drainMs / 1000)} s for open calls)`);
+    write(`${signal}: draining (up to ${drainMs / 1000} s for open calls)`);
     http
       .shutdown(drainMs)
       .then(stop)
