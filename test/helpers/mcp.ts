@@ -118,8 +118,16 @@ export async function until<T>(
   }
 }
 
-/** API requests the sandbox saw since `from` (an index into `sandbox.requests`). */
-export const requestsSince = (sandbox: Sandbox, from: number) => sandbox.requests.slice(from);
+/**
+ * API requests the sandbox saw since `from` (an index into `sandbox.requests`), without the
+ * agent catalog reads the server makes in the background at start-up.
+ */
+export const requestsSince = (sandbox: Sandbox, from: number) =>
+  sandbox.requests.slice(from).filter((r) => !(r.method === "GET" && r.path.startsWith("/v1/agents")));
+
+/** `METHOD /path` of those requests, UUIDs replaced by `:id`. */
+export const pathsSince = (sandbox: Sandbox, from: number) =>
+  requestsSince(sandbox, from).map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/, ":id")}`);
 
 export interface CliRun {
   status: number | null;

@@ -23,7 +23,7 @@ const DESIGN_TOOLS = [
   "job_runs",
   "get_social_event",
 ];
-const LONG_TOOLS = ["extract_page", "extract_batch", "crawl_site", "map_site"];
+const LONG_TOOLS = ALL_TOOLS.filter((t) => t.longRunning).map((t) => t.name);
 
 const config = loadConfig({
   WEBDATA_API_KEY: "k_unused_in_this_test",
@@ -86,8 +86,11 @@ describe("registry", () => {
   });
 
   it("makes the long tools task-capable and leaves the rest plain", () => {
+    expect(LONG_TOOLS).toEqual(
+      expect.arrayContaining(["extract_page", "extract_batch", "crawl_site", "map_site", "run_agent"]),
+    );
     for (const tool of tools) {
-      const expected = LONG_TOOLS.includes(tool.name) || tool.name === "run_agent" ? "optional" : "forbidden";
+      const expected = LONG_TOOLS.includes(tool.name) ? "optional" : "forbidden";
       expect(tool.execution?.taskSupport ?? "forbidden", tool.name).toBe(expected);
     }
   });

@@ -7,6 +7,7 @@ import {
   assertBuilt,
   CLI,
   call,
+  pathsSince,
   runCli,
   type StdioServer,
   spawnAgainst,
@@ -162,7 +163,7 @@ describe("cli(tools, call)", () => {
     expect(r.stdout).toContain(`# ${sandbox.siteUrl}/`);
     const json = JSON.parse(r.stdout.slice(r.stdout.indexOf("\n{") + 1));
     expect(json).toMatchObject({ status: "done", format: "markdown" });
-    expect(sandbox.requests.slice(before).map((q) => `${q.method} ${q.path}`)).toEqual(["POST /v1/extract"]);
+    expect(pathsSince(sandbox, before)).toEqual(["POST /v1/extract"]);
   });
 
   it("call exits 1 with the error text on a bad argument", async () => {

@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, type StdioServer, spawnAgainst, startTestSandbox, textOf } from "../helpers/mcp.js";
+import {
+  call,
+  pathsSince,
+  requestsSince,
+  type StdioServer,
+  spawnAgainst,
+  startTestSandbox,
+  textOf,
+} from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
 let server: StdioServer;
-const paths = (from: number) =>
-  sandbox.requests.slice(from).map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/, ":id")}`);
+const paths = (from: number) => pathsSince(sandbox, from);
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
@@ -94,6 +101,6 @@ describe("extract_page", () => {
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain("Input validation error");
     expect(textOf(r)).toContain(field);
-    expect(sandbox.requests.length).toBe(from);
+    expect(requestsSince(sandbox, from)).toEqual([]);
   });
 });

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Sandbox } from "../../src/sandbox/index.js";
+import {
+  call,
+  pathsSince,
+  requestsSince,
+  type StdioServer,
+  spawnAgainst,
+  startTestSandbox,
+  textOf,
+} from "../helpers/mcp.js";
+
+let sandbox: Sandbox;
+let server: StdioServer;
+const paths = (from: number) => pathsSince(sandbox, from);
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  server = await spawnAgainst(sandbox);
+});
+afterAll(async () => {
+  await server?.close();
+  await sandbox?.close();
+});
+
+async function rejects(tool: string, args: Record<string, unknown>, field: string) {
+  const from = sandbox.requests.length;
+  const r = await call(server, tool, args);
+  expect(r.isError).toBe(true);
+  expect(textOf(r)).toContain(field);
+  expect(requestsSince(sandbox, from)).toEqual([]);
+}
+
+describe("crawl_site", () => {
+  it("crawl_site(default): each page's url, state, task id and Markdown", async () => {
+    const from = sandbox.requests.length;
+    const r = await call(server, "crawl_site", { url: `${sandbox.siteUrl}/`, limit: 4 });
+    expect(r.isError).toBeFalsy();
+    const s = r.structuredContent;
+    expect(s).toMatchObject({ status: "done", state: "succeeded", crawl_id: expect.any(String) });
+    expect(s.pages.length).toBeGreaterThan(0);
+    expect(s.pages.length).toBeLessThanOrEqual(4);
+    for (const p of s.pages)
+      expect(p).toMatchObject({ task_id: expect.any(String), state: "success", url: expect.any(String) });
+    expect(s.pages[0].content).toBeTruthy();
+    expect(paths(from)[0]).toBe("POST /v1/crawl");
+    expect(textOf(r)).toContain(s.pages[0].task_id);
+  });
+
+  it("crawl_site(max_chars): pages that do not fit stay readable through get_task", async () => {
+    const r = await call(server, "crawl_site", { url: `${sandbox.siteUrl}/`, limit: 8, max_chars: 400 });
+    const s = r.structuredContent;
+    const chars = s.pages.reduce((n: number, p: { content?: string }) => n + (p.content?.length ?? 0), 0);
+    expect(chars).toBeLessThanOrEqual(400);
+    const unread = s.pages.find(
+      (p: { content?: string; total_chars?: number }) =>
+        p.content === undefined || (p.total_chars ?? 0) > p.content.length,
+    );
+    expect(unread).toBeTruthy();
+    const page = await call(server, "get_task", { task_id: unread.task_id });
+    expect(page.structuredContent).toMatchObject({ status: "done", format: "markdown" });
+    const listing = await call(server, "get_task", { crawl_id: s.crawl_id });
+    expect(listing.structuredContent.pages.map((p: { task_id: string }) => p.task_id)).toEqual(
+      s.pages.map((p: { task_id: string }) => p.task_id),
+    );
+  });
+
+  it.each([
+    ["a malformed URL", { url: "example" }, "url"],
+    ["limit 0", { url: "https://example.com", limit: 0 }, "limit"],
+    ["limit 1001", { url: "https://example.com", limit: 1001 }, "limit"],
+    ["a string limit", { url: "https://example.com", limit: "5" }, "limit"],
+  ])("crawl_site(rejects %s)", (_n, args, field) => rejects("crawl_site", args, field));
+});
+
+describe("map_site", () => {
+  it("map_site(default): the URL list", async () => {
+    const from = sandbox.requests.length;
+    const r = await call(server, "map_site", { url: `${sandbox.siteUrl}/` });
+    expect(r.isError).toBeFalsy();
+    const s = r.structuredContent;
+    expect(s.status).toBe("done");
+    expect(s.urls.length).toBeGreaterThan(3);
+    expect(s.total).toBe(s.urls.length);
+    expect(paths(from)[0]).toBe("POST /v1/map/async");
+    expect(textOf(r)).toContain(s.urls[0]);
+  });
+
+  it("map_site(max_chars): the rest through get_task with offset", async () => {
+    const r = await call(server, "map_site", { url: `${sandbox.siteUrl}/`, max_chars: 200 });
+    const s = r.structuredContent;
+    expect(s.next_offset).toBe(s.urls.length);
+    const rest = await call(server, "get_task", {
+      task_id: s.task_id,
+      offset: s.next_offset,
+      max_chars: 80_000,
+    });
+    expect(s.urls.length + rest.structuredContent.urls.length).toBe(s.total);
+  });
+
+  it.each([
+    ["a malformed URL", { url: "http//x" }, "url"],
+    ["limit 5001", { url: "https://example.com", limit: 5001 }, "limit"],
+  ])("map_site(rejects %s)", (_n, args, field) => rejects("map_site", args, field));
+});
+
+describe("extract_batch", () => {
+  it("extract_batch(default): every page's Markdown within max_chars", async () => {
+    const urls = ["/", "/shop", "/blog", "/docs"].map((p) => `${sandbox.siteUrl}${p}`);
+    const from = sandbox.requests.length;
+    const r = await call(server, "extract_batch", { inputs: urls.map((url) => ({ url })), max_chars: 4000 });
+    expect(r.isError).toBeFalsy();
+    const s = r.structuredContent;
+    expect(s).toMatchObject({ status: "done", total: 4, completed: 4 });
+    expect(s.pages.map((p: { url: string }) => p.url)).toEqual(urls);
+    for (const p of s.pages) expect(p.content).toBeTruthy();
+    const chars = s.pages.reduce((n: number, p: { content: string }) => n + p.content.length, 0);
+    expect(chars).toBeLessThanOrEqual(4000);
+    const seen = paths(from);
+    expect(seen[0]).toBe("POST /v1/extract/batch");
+    expect(seen.filter((p) => p === "GET /v1/tasks/:id/results")).toHaveLength(4);
+  });
+
+  it("extract_batch(shared_inputs): shared members apply, items override", async () => {
+    const r = await call(server, "extract_batch", {
+      inputs: [{ url: `${sandbox.siteUrl}/` }, { url: `${sandbox.siteUrl}/blog`, formats: ["html"] }],
+      shared_inputs: { formats: ["markdown"] },
+    });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent.pages[0].content).not.toMatch(/^\s*</);
+    expect(r.structuredContent.pages[1].content).toMatch(/</);
+  });
+
+  it("get_task(batch_id): progress and the task list", async () => {
+    const r = await call(server, "extract_batch", { inputs: [{ url: `${sandbox.siteUrl}/` }] });
+    const g = await call(server, "get_task", { batch_id: r.structuredContent.batch_id });
+    expect(g.structuredContent).toMatchObject({ status: "done", completed: 1, total: 1 });
+    expect(g.structuredContent.pages[0].task_id).toBe(r.structuredContent.pages[0].task_id);
+  });
+
+  it.each([
+    ["no inputs", { inputs: [] }, "inputs"],
+    [
+      "1001 inputs",
+      { inputs: Array.from({ length: 1001 }, () => ({ url: "https://example.com" })) },
+      "inputs",
+    ],
+    ["a malformed URL", { inputs: [{ url: "nope" }] }, "inputs"],
+    [
+      "an unknown shared format",
+      { inputs: [{ url: "https://example.com" }], shared_inputs: { formats: ["pdf"] } },
+      "formats",
+    ],
+  ])("extract_batch(rejects %s)", (_n, args, field) => rejects("extract_batch", args, field));
+});
+
+describe("get_task", () => {
+  it.each([
+    ["no id", {}],
+    ["two ids", { task_id: "a", batch_id: "b" }],
+  ])("get_task(rejects %s) without calling the API", async (_n, args) => {
+    const from = sandbox.requests.length;
+    const r = await call(server, "get_task", args);
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain("exactly one of task_id, batch_id, crawl_id");
+    expect(requestsSince(sandbox, from)).toEqual([]);
+  });
+
+  it.each([
+    ["a negative offset", { task_id: "x", offset: -1 }, "offset"],
+    ["a numeric id", { task_id: 5 }, "task_id"],
+  ])("get_task(rejects %s)", (_n, args, field) => rejects("get_task", args, field));
+
+  it("get_task(unknown id): not found", async () => {
+    const r = await call(server, "get_task", { task_id: "00000000-0000-4000-8000-000000000000" });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/404|not/i);
+  });
+});
