@@ -5,6 +5,7 @@
  * `callback_url`, which the async endpoints read from `params`.
  */
 import type { InputProperty, ValidationDetail } from "../../api/schemas.js";
+import { matchesPattern } from "../regex.js";
 
 type Loc = (string | number)[];
 type Check = { ok: true } | { ok: false; type: string; msg: string; ctx?: Record<string, unknown> };
@@ -85,7 +86,7 @@ function ruleCheck(rule: string, value: unknown): Check {
             ctx: { le: num },
           };
     case "pattern":
-      return typeof value !== "string" || new RegExp(arg).test(value)
+      return typeof value !== "string" || matchesPattern(arg, value)
         ? OK
         : {
             ok: false,

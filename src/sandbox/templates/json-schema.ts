@@ -4,6 +4,7 @@
  * minItems, maxItems. Errors are pydantic-style details.
  */
 import type { ValidationDetail } from "../../api/schemas.js";
+import { matchesPattern } from "../regex.js";
 
 type Schema = Record<string, any>;
 type Loc = (string | number)[];
@@ -60,7 +61,7 @@ export function checkJsonSchema(schema: Schema, value: unknown, loc: Loc): Valid
         max_length: schema.maxLength,
       });
     }
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) {
+    if (schema.pattern !== undefined && !matchesPattern(schema.pattern, value)) {
       fail("string_pattern_mismatch", `String should match pattern '${schema.pattern}'`, {
         pattern: schema.pattern,
       });
