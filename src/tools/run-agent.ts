@@ -47,6 +47,7 @@ function shape(name: string, run: MergedRun, maxChars: number, notes: string[]) 
     pages: run.provenance,
   };
   if (run.task_id) structured.task_id = run.task_id;
+  if (run.tasks.length > 0) structured.tasks = run.tasks;
   if (run.failures.length > 0) structured.failures = run.failures;
   const lines = [
     `Agent ${name}: ${run.provenance.length} page${run.provenance.length > 1 ? "s" : ""}, ${run.provenance.reduce((n, p) => n + p.items, 0)} items.`,
