@@ -52,7 +52,7 @@ describe("run_agent", () => {
       /param "query" must be at least 2 characters long\. "query" \(string, required\): Search keyword/,
     );
     expect(text).toMatch(/param "page" must be an integer, got the string "two"/);
-    expect((r._meta?.["web-data/error"] as { code: string }).code).toBe("invalid_argument");
+    expect(r._meta?.["web-data/error"]).toMatchObject({ code: "invalid_argument" });
     expect(sandbox.requests.slice(from)).toEqual([]);
   });
 
