@@ -1,13 +1,19 @@
 import { readFileSync } from "node:fs";
 
-/** The package version (dist/server/version.js → ../../package.json). */
+/**
+ * The package version, read from the package.json above this module (dist/server/version.js in
+ * the tsc build, dist/cli.js or dist/chunks/*.js in the bundle).
+ */
 export const VERSION: string = (() => {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
-    return typeof pkg.version === "string" ? pkg.version : "0.0.0";
-  } catch {
-    return "0.0.0";
+  for (const up of ["../package.json", "../../package.json", "../../../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), "utf8"));
+      if (pkg.name === "web-data-mcp" && typeof pkg.version === "string") return pkg.version;
+    } catch {
+      // not there; look one level up
+    }
   }
+  return "0.0.0";
 })();
 
 export const SERVER_NAME = "web-data";
