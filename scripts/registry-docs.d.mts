@@ -1,0 +1,14 @@
+export interface DocTool {
+  name: string;
+  description: string;
+  toolset: string;
+}
+export declare const TABLE_START: string;
+export declare const TABLE_END: string;
+export declare function loadRegistryTools(): Promise<DocTool[]>;
+export declare function manifestTools(
+  tools: readonly DocTool[],
+): Array<{ name: string; description: string }>;
+export declare function toolsTable(tools: readonly DocTool[]): string;
+export declare function replaceBetween(text: string, start: string, end: string, body: string): string;
+export declare function tableIn(text: string): string | undefined;
