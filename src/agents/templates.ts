@@ -79,17 +79,16 @@ export function describeTemplateInput(v: TemplateVersion): string {
   const props = Object.entries(schema.properties ?? {});
   if (props.length === 0) return "No input properties published.";
   const required = new Set(schema.required ?? []);
-  return props
-    .map(([name, p]) => {
-      const type = typeof p.type === "string" ? p.type : "any";
-      const ex =
-        Array.isArray(p.examples) && p.examples.length > 0
-          ? ` Example: ${JSON.stringify(p.examples[0])}.`
-          : "";
-      const desc = typeof p.description === "string" ? ` ${p.description}` : "";
-      return `- "${name}" (${type}${required.has(name) ? ", required" : ""}):${desc}${ex}`;
-    })
-    .join("\n");
+  const sample = v.samples?.[0]?.input;
+  const lines = props.map(([name, p]) => {
+    const type = typeof p.type === "string" ? p.type : "any";
+    const ex =
+      Array.isArray(p.examples) && p.examples.length > 0 ? ` Example: ${JSON.stringify(p.examples[0])}.` : "";
+    const desc = typeof p.description === "string" ? ` ${p.description}` : "";
+    return `- "${name}" (${type}${required.has(name) ? ", required" : ""}):${desc}${ex}`;
+  });
+  if (sample !== undefined) lines.push(`Example params: ${JSON.stringify(sample)}`);
+  return lines.join("\n");
 }
 
 /** Throws `invalid_argument` naming each problem, with the schema's own descriptions. */

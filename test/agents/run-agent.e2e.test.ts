@@ -121,6 +121,16 @@ describe("run_agent", () => {
   });
 });
 
+describe("toolsets", () => {
+  it("tools/list(no WEBDATA_LEGACY_AUTH): the agent tools, and no get_social_event", async () => {
+    const names = (await server.client.listTools()).tools.map((t) => t.name);
+    for (const n of ["list_agents", "run_agent", "run_template", "check_domain_health", "job_runs"]) {
+      expect(names).toContain(n);
+    }
+    expect(names).not.toContain("get_social_event");
+  });
+});
+
 describe("list_agents", () => {
   it("list_agents(query): a compact, filtered listing", async () => {
     const r = await call(server, "list_agents", { query: "hotel" });
