@@ -1,0 +1,62 @@
+/**
+ * The MCP Inspector CLI (`@modelcontextprotocol/inspector-cli` 1.0.3) lists and calls the tools
+ * of the stdio server on the sandbox. 1.0.3 must start in a folder whose parent holds a
+ * package.json, so it runs from the repository's test/ folder.
+ */
+import { describe, expect, it } from "vitest";
+import { manifestTools } from "../../scripts/registry-docs.mjs";
+import { ALL_TOOLS } from "../../src/tools/registry.js";
+import { assertBuilt, CLI } from "../helpers/mcp.js";
+import { at, ok, runNode } from "./helpers.js";
+
+const INSPECTOR = at("node_modules/@modelcontextprotocol/inspector-cli/build/cli.js");
+
+async function inspect(args: string[]) {
+  assertBuilt();
+  const r = ok(
+    await runNode([INSPECTOR, "--cli", process.execPath, CLI, "--sandbox", ...args], { cwd: at("test") }),
+    "mcp-inspector-cli",
+  );
+  return JSON.parse(r.stdout.slice(r.stdout.indexOf("{")));
+}
+
+describe("MCP Inspector CLI against the stdio server (--sandbox)", () => {
+  it("tools/list returns every registry tool with its input schema", async () => {
+    const { tools } = await inspect(["--method", "tools/list"]);
+    const names = tools.map((t: { name: string }) => t.name);
+    for (const t of manifestTools(ALL_TOOLS)) expect(names).toContain(t.name);
+    for (const t of tools) expect(t.inputSchema.type).toBe("object");
+  });
+
+  it("tools/call serp_search with --tool-arg returns results and structured content", async () => {
+    const result = await inspect([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "serp_search",
+      "--tool-arg",
+      "search_engine=engine1_search",
+      "--tool-arg",
+      "query=hiking boots",
+      "--tool-arg",
+      "num_results=3",
+    ]);
+    expect(result.isError ?? false).toBe(false);
+    expect(result.content[0].text).toContain('Results for "hiking boots"');
+    expect(result.structuredContent.results).toHaveLength(3);
+    expect(result.structuredContent.results[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/site\//);
+  });
+
+  it("tools/call with a bad argument comes back as a tool error, not a crash", async () => {
+    const result = await inspect([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "serp_search",
+      "--tool-arg",
+      "search_engine=no_such_engine",
+    ]);
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("search_engine");
+  });
+});
