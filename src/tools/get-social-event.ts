@@ -16,7 +16,7 @@ export const getSocialEvent = defineTool({
     platform: z
       .string()
       .regex(
-        /^[a-z0-9][a-z0-9_-]{0,39}$/i,
+        /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/,
         "a platform name such as the social network's, letters and digits",
       )
       .describe("Social platform name"),
