@@ -1,0 +1,191 @@
+/**
+ * Property-based fuzzing of every tool's arguments through a real MCP client and one built stdio
+ * server (reused across all runs). Arbitraries come from each tool's JSON input schema as
+ * `tools/list` shows it. Invalid inputs must end in a clear `isError` and send nothing to the API;
+ * valid inputs must end in a result or an error with a code. Every call has a timeout (a hang
+ * fails the run), and afterwards the process must still answer `ping` with no unhandled
+ * rejection or stack trace on stderr and no part of the key anywhere.
+ *
+ * Counts scale with FUZZ_SCALE (default 1): per tool 1,600 invalid and 120 valid inputs.
+ */
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ToolCall } from "../helpers/mcp.js";
+import { invalidInput, type JsonSchema, validInput } from "./arbitraries.js";
+import { crashLines, errorCodeOf, type Hardened, harden, secretLeaks, textOf } from "./harness.js";
+
+const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
+const INVALID_BATCH = 20;
+const INVALID_RUNS = Math.max(1, Math.round(80 * SCALE)); // × 20 inputs
+const VALID_BATCH = 8;
+const VALID_RUNS = Math.max(1, Math.round(15 * SCALE)); // × 8 inputs
+const WAIT_MS = 1500;
+
+/** Every tool the server lists with all toolsets on; a new tool must be added here to be fuzzed. */
+const TOOLS = [
+  "serp_search",
+  "extract_page",
+  "extract_batch",
+  "crawl_site",
+  "map_site",
+  "get_task",
+  "list_agents",
+  "run_agent",
+  "run_template",
+  "check_domain_health",
+  "job_runs",
+  "get_social_event",
+];
+
+const CODES = new Set([
+  "invalid_argument",
+  "bad_request",
+  "unauthorized",
+  "payment_required",
+  "not_found",
+  "validation_failed",
+  "rate_limited",
+  "upstream_error",
+  "network_error",
+  "timeout",
+  "invalid_response",
+  "aborted",
+  "task_failed",
+]);
+
+let h: Hardened;
+let schemas: Map<string, JsonSchema>;
+let hints: Record<string, fc.Arbitrary<unknown>>;
+let calls = 0;
+
+beforeAll(async () => {
+  h = await harden({ waitMs: WAIT_MS });
+  const listed: Tool[] = (await h.server.client.listTools()).tools;
+  schemas = new Map(listed.map((t) => [t.name, t.inputSchema as JsonSchema]));
+
+  // Realistic values for some members, mixed with the schema-derived ones.
+  const agents = await h.call("list_agents", { limit: 200 });
+  const agentNames = ((agents.structuredContent?.agents ?? []) as Array<{ name: string }>).map((a) => a.name);
+  const extract = await h.call("extract_page", { url: `${h.sandbox.siteUrl}/about`, render: true });
+  const taskId = String(extract.structuredContent?.task_id ?? "unknown-task");
+  const site = ["/", "/about", "/shop", "/blog", "/docs", "/sitemap"].map((p) => `${h.sandbox.siteUrl}${p}`);
+  const mix = (a: fc.Arbitrary<unknown>, b: fc.Arbitrary<unknown>) => fc.oneof(a, b);
+  hints = {
+    url: mix(fc.constantFrom(...site), fc.webUrl({ withQueryParameters: true })),
+    agent: mix(fc.constantFrom(...(agentNames.length ? agentNames : ["none"])), fc.string({ minLength: 1 })),
+    template: fc.constantFrom("ecommerce_product", "serp_listing", "news_article", "job_posting", "nope"),
+    task_id: mix(fc.constant(taskId), fc.uuid()),
+    job_id: fc.constantFrom("job_daily_prices", "job_weekly_reviews", "job_hourly_news", "job_missing"),
+    domains: fc.array(fc.domain(), { minLength: 1, maxLength: 5 }),
+    query: mix(
+      fc.constantFrom("hiking boots", "trail running"),
+      fc.string({ unit: "grapheme", minLength: 1 }),
+    ),
+  };
+}, 60_000);
+
+afterAll(async () => {
+  if (!h) return;
+  try {
+    // Still serving after everything: ping, a normal call, and nothing alarming on stderr.
+    expect(h.alive()).toBe(true);
+    await h.server.client.ping();
+    const ok = await h.call("check_domain_health", { domains: ["example.com"] });
+    expect(ok.isError).toBeFalsy();
+    expect(crashLines(h.server.stderr())).toEqual([]);
+    const all = h.captured();
+    expect(secretLeaks(all, h.key)).toEqual([]);
+    expect(secretLeaks(all, h.legacyAuth)).toEqual([]);
+    process.stderr.write(`fuzz: ${calls} tool calls\n`);
+  } finally {
+    await h.close();
+  }
+}, 60_000);
+
+const show = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s.length > 300 ? `${s.slice(0, 300)}… (${s.length} chars)` : s;
+};
+
+async function callCounted(name: string, args: unknown): Promise<ToolCall> {
+  calls += 1;
+  return h.call(name, args);
+}
+
+describe("fuzzing every tool's arguments", () => {
+  it("covers every tool the server lists", () => {
+    expect([...schemas.keys()].sort()).toEqual([...TOOLS].sort());
+  });
+
+  it.each(TOOLS)(
+    "%s rejects every generated invalid input with a clear error and sends nothing upstream",
+    async (tool) => {
+      const schema = schemas.get(tool)!;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(invalidInput(schema), { minLength: INVALID_BATCH, maxLength: INVALID_BATCH }),
+          async (batch) => {
+            const before = h.sandbox.requests.length;
+            const results = await Promise.all(batch.map((c) => callCounted(tool, c.args)));
+            results.forEach((r, i) => {
+              const why = `${batch[i].why}: ${show(batch[i].args)} → ${show(r)}`;
+              expect(r.isError, why).toBe(true);
+              expect(textOf(r), why).toMatch(/invalid|required|must|expected|too (big|small|long|short)/i);
+            });
+            const sent = h.sandbox.requests.slice(before).map((q) => `${q.method} ${q.path}`);
+            expect(sent, `requests for ${show(batch.map((c) => c.why))}`).toEqual([]);
+          },
+        ),
+        { numRuns: INVALID_RUNS, endOnFailure: true },
+      );
+      await h.server.client.ping();
+    },
+    120_000,
+  );
+
+  it("rejects arguments that are not an object, and unknown tools, without dying", async () => {
+    for (const args of [[1, 2], "text", 42, null, true]) {
+      const outcome = await h.server.client
+        .callTool({ name: "serp_search", arguments: args as never }, undefined, { timeout: 10_000 })
+        .then(
+          (r) => ({ isError: (r as ToolCall).isError, text: textOf(r as ToolCall) }),
+          (e: Error) => ({ isError: true, text: e.message }),
+        );
+      expect(outcome.isError, show(args)).toBe(true);
+      expect(outcome.text).toMatch(/invalid|expected/i);
+    }
+    const unknown = await h.call("no_such_tool", {});
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/not found/i);
+    await h.server.client.ping();
+  });
+
+  it.each(TOOLS)(
+    "%s answers every generated valid input with a result or an error that has a code",
+    async (tool) => {
+      const schema = schemas.get(tool)!;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(validInput(schema, { hints }), { minLength: VALID_BATCH, maxLength: VALID_BATCH }),
+          async (batch) => {
+            const results = await Promise.all(batch.map((args) => callCounted(tool, args)));
+            results.forEach((r, i) => {
+              const why = `${show(batch[i])} → ${show(r)}`;
+              const text = textOf(r);
+              expect(text.length, why).toBeGreaterThan(0);
+              expect(text, why).not.toMatch(
+                /Input validation error|Output validation error|Error \[internal\]/,
+              );
+              if (r.isError) expect(CODES.has(errorCodeOf(r) ?? ""), why).toBe(true);
+              else expect(typeof r.structuredContent, why).toBe("object");
+            });
+          },
+        ),
+        { numRuns: VALID_RUNS, endOnFailure: true },
+      );
+      await h.server.client.ping();
+    },
+    120_000,
+  );
+});
