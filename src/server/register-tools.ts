@@ -59,13 +59,17 @@ export function registerDefinedTool(
       const signal = implicit ? AbortSignal.any([controller.signal, extra.signal]) : controller.signal;
       const deadline =
         Date.now() + (implicit ? deps.config.waitMs : Math.max(deps.config.waitMs, TASK_WAIT_MS));
-      void runTool(tool, args, deps, {
+      const work = runTool(tool, args, deps, {
         signal,
         deadline,
         progressToken: progressTokenOf(extra),
         sendNotification: extra.sendNotification,
       }).then((result) => finish(task.taskId, result, signal, implicit ? deps.taskStore : extra.taskStore));
-      return { task };
+      if (!implicit) return { task };
+      // The call waits anyway: finish the work here and hand the SDK a task that has already
+      // ended, so it answers at once instead of re-reading the store on a timer.
+      await work;
+      return { task: (await deps.taskStore.getTask(task.taskId)) ?? task };
     },
     async getTask(_args: unknown, extra: TaskRequestHandlerExtra) {
       return await extra.taskStore.getTask(extra.taskId);

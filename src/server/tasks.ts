@@ -11,8 +11,11 @@ import type { CreateTaskOptions, TaskStore } from "@modelcontextprotocol/sdk/exp
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import type { Request, RequestId, Result, Task } from "@modelcontextprotocol/sdk/types.js";
 
-/** How often the SDK re-reads the store while it answers an implicit task's call (ms). */
-export const IMPLICIT_POLL_MS = 5;
+/**
+ * How often the SDK would re-read the store while it answers an implicit task's call (ms). The
+ * work of an implicit task ends inside `createTask`, so the SDK finds it ended and never waits.
+ */
+export const IMPLICIT_POLL_MS = 50;
 /** How long an implicit task's record is kept after creation (ms). */
 const IMPLICIT_TTL_MS = 10 * 60_000;
 /** Poll interval suggested to clients that asked for a task (ms). */
