@@ -78,6 +78,8 @@ describe("LangChain MCP adapter (MultiServerMCPClient over stdio)", () => {
 
   it("the framework enforces the tool's schema before calling the server", async () => {
     const serp = tools.find((t) => t.name === "serp_search")!;
-    await expect(serp.invoke({ query: "hiking boots", search_engine: "no_such_engine" })).rejects.toThrow(/schema/i);
+    await expect(serp.invoke({ query: "hiking boots", search_engine: "no_such_engine" })).rejects.toThrow(
+      /schema/i,
+    );
   });
 });

@@ -1,0 +1,34 @@
+/**
+ * `npm run demo` (the README's first command) runs `node dist/demo.js` after the build: a real MCP
+ * client drives the server on the sandbox through search → read → agent → crawl and exits 0.
+ */
+import { existsSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { assertBuilt } from "../helpers/mcp.js";
+import { at, ok, readJson, runNode } from "./helpers.js";
+
+describe("npm run demo", () => {
+  it("is wired to the built demo", async () => {
+    const { scripts } = await readJson(at("package.json"));
+    expect(scripts.demo).toBe("npm run build && node dist/demo.js");
+  });
+
+  it("walks search → extract → list_agents + run_agent → crawl_site on the sandbox, with no key", async () => {
+    assertBuilt();
+    expect(existsSync(at("dist/demo.js"))).toBe(true);
+    const r = ok(await runNode([at("dist/demo.js")]), "demo");
+    const out = r.stdout;
+    // The steps, in order, each showing what the agent saw.
+    const calls = ["→ serp_search", "→ extract_page", "→ list_agents", "→ run_agent", "→ crawl_site"];
+    const positions = calls.map((c) => out.indexOf(c));
+    for (const [i, p] of positions.entries()) expect(p, calls[i]).toBeGreaterThan(-1);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(out).toMatch(/Connected to MCP server "web-data"/);
+    expect(out).toMatch(/Results for "waterproof hiking boots"/);
+    expect(out).toMatch(/Agent \w+: 1 page/);
+    expect(out).toMatch(/⋯ progress \d+\/5/); // progress notifications during the crawl
+    expect(out).toMatch(/Crawl \S+ of http:\/\/127\.0\.0\.1:\d+\/site\/: succeeded, 5\/5 pages/);
+    expect(out).toContain("Done in");
+    expect(out).not.toContain("Demo failed");
+  });
+});
