@@ -34,6 +34,31 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** Records each wait on the server's completion source and how it ended. */
+function recordWaits(server: HttpServer) {
+  const completion = server.callbacks!.completion;
+  const original = completion.wait;
+  const seen: Array<{ id: string; outcome?: string }> = [];
+  completion.wait = (id, signal) => {
+    const entry: { id: string; outcome?: string } = { id };
+    seen.push(entry);
+    return original(id, signal).then(
+      () => {
+        entry.outcome = "called back";
+      },
+      (error) => {
+        entry.outcome = "stopped";
+        throw error;
+      },
+    );
+  };
+  return Object.assign(seen, {
+    restore: () => {
+      completion.wait = original;
+    },
+  });
+}
+
 const base = (server: HttpServer) => server.url.replace(/\/mcp$/, "");
 
 describe("webhook completion", () => {
@@ -41,14 +66,35 @@ describe("webhook completion", () => {
     const c = await connect(http.url, { Authorization: `Bearer ${TOKEN}` });
     try {
       const before = http.callbacks!.deliveries;
+      const waits = recordWaits(http);
       const result = await c.client.callTool({
         name: "extract_page",
         arguments: { url: `${sandbox.siteUrl}/`, render: true },
       });
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(http.callbacks!.deliveries).toBe(before + 1);
+      // The tool's wait raced the callback against polling, and the callback settled it.
+      const submitted = sandbox.requests.filter((q) => q.path === "/v1/extract/async");
+      expect(submitted.length).toBeGreaterThan(0);
+      waits.restore();
+      expect([...waits]).toEqual([{ id: expect.any(String), outcome: "called back" }]);
       expect(JSON.stringify(result)).not.toContain("secret=");
       expect(JSON.stringify(result)).not.toContain(CALLBACK_PATH);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("completes a crawl on its end-event callback", async () => {
+    const c = await connect(http.url, { Authorization: `Bearer ${TOKEN}` });
+    try {
+      const before = http.callbacks!.deliveries;
+      const result = await c.client.callTool({
+        name: "crawl_site",
+        arguments: { url: `${sandbox.siteUrl}/`, limit: 3 },
+      });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(http.callbacks!.deliveries).toBe(before + 1);
     } finally {
       await c.close();
     }

@@ -1,16 +1,18 @@
 /**
  * A `WebDataClient` whose async task submissions carry a callback URL of this server (extract:
- * `callback_url`; agent: `params.callback_url`; map: `callback_url`) and whose answered task id
- * is bound to it, so the waiting mechanism can complete on the webhook. A callback URL the
- * caller set itself is left alone. Everything else is the plain client.
+ * `callback_url`; agent: `params.callback_url`; map: `callback_url`; crawl: `callback.url` with
+ * the end events only) and whose answered task or crawl id is bound to it, so the waiting
+ * mechanism can complete on the webhook. A callback the caller set itself is left alone.
+ * Everything else is the plain client.
  */
 import {
   type CallOptions,
+  type CrawlIdResponse,
   type TaskIdResponse,
   WebDataClient,
   type WebDataClientOptions,
 } from "../../api/client.js";
-import type { AgentRunRequest, ExtractRequest, MapRequest } from "../../api/schemas.js";
+import type { AgentRunRequest, CrawlRequest, ExtractRequest, MapRequest } from "../../api/schemas.js";
 import type { CallbackRegistry, PreparedCallback } from "./callbacks.js";
 
 export class CallbackClient extends WebDataClient {
@@ -45,11 +47,22 @@ export class CallbackClient extends WebDataClient {
     );
   }
 
-  async #submit(send: (url: string) => Promise<TaskIdResponse>): Promise<TaskIdResponse> {
+  override crawl(body: CrawlRequest, opts?: CallOptions): Promise<CrawlIdResponse> {
+    if (body.callback) return super.crawl(body, opts);
+    return this.#submit(
+      (url) => super.crawl({ ...body, callback: { url, events: ["completed", "failed"] } }, opts),
+      (answer) => answer.crawl_id,
+    );
+  }
+
+  async #submit<T extends object>(
+    send: (url: string) => Promise<T>,
+    idOf: (answer: T) => string = (answer) => (answer as { task_id: string }).task_id,
+  ): Promise<T> {
     const prepared: PreparedCallback = this.#callbacks.prepare();
     try {
       const answer = await send(prepared.url);
-      prepared.bind(answer.task_id);
+      prepared.bind(idOf(answer));
       return answer;
     } catch (error) {
       prepared.cancel();
