@@ -1,15 +1,13 @@
 /**
  * Client-side rate limiter, one per API key and origin in the process (see `sharedLimiter`).
  *
- * Two rules together keep a steady stream under both kinds of server limit:
- * - a small token bucket (GCRA): bursts of up to 10% of the rate, then evenly spaced requests at
- *   `rate` per second, so a token-bucket server's own bucket stays nearly full and jitter on the
- *   way there cannot empty it;
- * - a sliding window: at most `rate` requests start in any `windowMs` (a little over 1 s), so a
- *   fixed-window server never sees more than its limit in one window.
- * It also follows the server's `X-RateLimit-*` headers: the limit caps the rate; a remaining count
- * under 10% of the limit (someone else is using the key) spreads what is left until the reset;
- * none left, or a 429, holds every request until the reset or the `retry_after`.
+ * - A token bucket (GCRA) on the client: a burst of up to 10% of the rate, then requests evenly
+ *   spaced at `rate` per second. Against a token-bucket server (the sandbox's kind) the server's
+ *   own bucket stays about 90% full, so delays and bunching on the way there cannot empty it.
+ * - The server's `X-RateLimit-*` headers steer it: the limit caps the rate; a remaining count
+ *   under 10% of the limit (the end of a fixed window, or someone else using the key) spreads
+ *   what is left until the reset; none left holds every request until the reset; a 429 holds
+ *   every request for the wait it asks (`pauseFor`).
  */
 import { createHash } from "node:crypto";
 import { abortedError } from "./abort.js";
@@ -28,40 +26,35 @@ interface Waiter {
   onAbort?: () => void;
 }
 
-/** Slack added to the window so jitter on the way to the server cannot bunch requests into one window. */
-const DEFAULT_WINDOW_MS = 1_015;
-const LOW_REMAINING_FRACTION = 0.1;
-/** Burst size of the client's token bucket, as a fraction of the rate. */
+/** Burst size of the client's bucket, as a fraction of the rate. */
 const BURST_FRACTION = 0.1;
+/** Under this share of the limit remaining, requests are spread until the reset. */
+const LOW_REMAINING_FRACTION = 0.1;
 /** Server-named pauses longer than this are taken as clock skew and capped. */
 const MAX_PAUSE_MS = 61_000;
 
 export class RateLimiter {
-  #rate: number;
   #configuredRate: number;
-  readonly #windowMs: number;
+  #rate: number;
   readonly #now: () => number;
-  /** Start times of the last `rate` grants, oldest first. */
-  #stamps: number[] = [];
   #queue: Waiter[] = [];
   #timer: NodeJS.Timeout | undefined;
   #timerAt = 0;
-  /** No grant before this time (a 429, or no requests left until the reset). */
-  #notBefore = 0;
-  /** Minimum spacing while the server reports few requests left, valid until `#paceUntil`. */
-  #paceMs = 0;
-  #paceUntil = 0;
-  #lastGrant = Number.NEGATIVE_INFINITY;
   /** GCRA theoretical arrival time of the next request. */
   #tat = 0;
+  #lastGrant = Number.NEGATIVE_INFINITY;
+  /** No grant before this time (a 429, or no requests left until the reset). */
+  #notBefore = 0;
+  /** Spacing while the server reports few requests left, valid until `#paceUntil`. */
+  #paceMs = 0;
+  #paceUntil = 0;
   #serverResetMs = 0;
   #serverRemaining = Number.POSITIVE_INFINITY;
 
-  constructor(ratePerSecond: number, options: { windowMs?: number; now?: () => number } = {}) {
+  constructor(ratePerSecond: number, options: { now?: () => number } = {}) {
     if (!(ratePerSecond > 0)) throw new RangeError("rate must be a positive number of requests per second");
     this.#configuredRate = ratePerSecond;
     this.#rate = ratePerSecond;
-    this.#windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
     this.#now = options.now ?? Date.now;
   }
 
@@ -101,18 +94,17 @@ export class RateLimiter {
 
   /** Feeds the `X-RateLimit-*` headers of a response. */
   observe(headers: RateLimitHeaders): void {
-    const now = this.#now();
-    if (headers.limit !== undefined && headers.limit > 0) {
-      this.#rate = Math.min(this.#configuredRate, headers.limit);
-    }
-    const { remaining, resetEpochSec, limit } = headers;
+    const { limit, remaining, resetEpochSec } = headers;
+    if (limit !== undefined && limit > 0) this.#rate = Math.min(this.#configuredRate, limit);
     if (remaining === undefined || resetEpochSec === undefined) return;
+    const now = this.#now();
     const resetMs = resetEpochSec * 1000;
     if (resetMs <= now || resetMs - now > MAX_PAUSE_MS) return;
-    // Responses can arrive out of order: within one window the smallest remaining count is the truest.
-    if (resetMs === this.#serverResetMs) {
-      if (remaining >= this.#serverRemaining) return;
-    } else if (resetMs < this.#serverResetMs) {
+    // Responses arrive out of order: for one reset time the smallest remaining count is the truest.
+    if (
+      resetMs < this.#serverResetMs ||
+      (resetMs === this.#serverResetMs && remaining >= this.#serverRemaining)
+    ) {
       return;
     }
     this.#serverResetMs = resetMs;
@@ -123,23 +115,19 @@ export class RateLimiter {
     } else if (remaining < threshold) {
       this.#paceMs = (resetMs - now) / remaining;
       this.#paceUntil = resetMs;
+    } else {
+      this.#paceMs = 0;
     }
     this.#pump();
   }
 
   /** Earliest time the next request may start. */
   #nextSlot(now: number): number {
-    let slot = Math.max(now, this.#notBefore);
     const spacingMs = 1000 / this.#rate;
-    const burstToleranceMs = (Math.max(1, Math.ceil(this.#rate * BURST_FRACTION)) - 1) * spacingMs;
-    slot = Math.max(slot, this.#tat - burstToleranceMs);
-    const capacity = Math.max(1, Math.floor(this.#rate));
-    const windowMs = (this.#windowMs * capacity) / this.#rate;
-    if (this.#stamps.length >= capacity) {
-      slot = Math.max(slot, this.#stamps[this.#stamps.length - capacity] + windowMs);
-    }
+    const burst = Math.max(1, Math.floor(this.#rate * BURST_FRACTION));
+    let slot = Math.max(now, this.#notBefore, this.#tat - (burst - 1) * spacingMs);
     if (this.#paceMs > 0 && slot < this.#paceUntil) {
-      slot = Math.min(Math.max(slot, this.#lastGrant + this.#paceMs), Math.max(slot, this.#paceUntil));
+      slot = Math.min(Math.max(slot, this.#lastGrant + this.#paceMs), this.#paceUntil);
     }
     return slot;
   }
@@ -154,17 +142,10 @@ export class RateLimiter {
       }
       const waiter = this.#queue.shift()!;
       if (waiter.onAbort) waiter.signal?.removeEventListener("abort", waiter.onAbort);
-      this.#grant(now);
+      this.#lastGrant = now;
+      this.#tat = Math.max(this.#tat, now) + 1000 / this.#rate;
       waiter.resolve();
     }
-  }
-
-  #grant(now: number): void {
-    this.#lastGrant = now;
-    this.#tat = Math.max(this.#tat, now) + 1000 / this.#rate;
-    this.#stamps.push(now);
-    const keep = Math.max(1, Math.floor(this.#configuredRate));
-    if (this.#stamps.length > keep * 2) this.#stamps.splice(0, this.#stamps.length - keep);
   }
 
   #schedule(at: number, now: number): void {

@@ -27,15 +27,35 @@ describe("RateLimiter", () => {
     vi.useRealTimers();
   });
 
-  it("never starts more than the rate in any one-second window, and bursts only 10% of it", async () => {
+  it("bursts at most half the rate, then spaces requests evenly at the rate", async () => {
     const limiter = new RateLimiter(50);
     const grants = acquireAll(limiter, 300);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(grants).toHaveLength(300);
-    expect(maxInWindow(grants, 1_000)).toBeLessThanOrEqual(50);
-    expect(maxInWindow(grants, 1)).toBeLessThanOrEqual(5);
-    // and it does not waste the budget: 300 requests at 50/s take about 6 s
-    expect(grants[299] - grants[0]).toBeLessThan(6_500);
+    expect(maxInWindow(grants, 1)).toBeLessThanOrEqual(25);
+    // after the burst: never more than the rate in a second, nor two requests closer than 1/rate
+    const steady = grants.slice(25);
+    expect(maxInWindow(steady, 1_000)).toBeLessThanOrEqual(50);
+    for (let i = 1; i < steady.length; i++) expect(steady[i] - steady[i - 1]).toBeGreaterThanOrEqual(19);
+    // and it does not waste the budget: 275 requests after the burst at 50/s take about 5.5 s
+    expect(grants[299] - grants[0]).toBeLessThan(6_000);
+  });
+
+  it("keeps a token-bucket server at least half full", async () => {
+    // Simulates the server's bucket (capacity = rate, refilled continuously) under a long stream.
+    const rate = 83;
+    const limiter = new RateLimiter(rate);
+    const grants = acquireAll(limiter, 1_000);
+    await vi.advanceTimersByTimeAsync(15_000);
+    let tokens = rate;
+    let last = grants[0];
+    let lowest = tokens;
+    for (const at of grants) {
+      tokens = Math.min(rate, tokens + ((at - last) / 1000) * rate) - 1;
+      last = at;
+      lowest = Math.min(lowest, tokens);
+    }
+    expect(lowest).toBeGreaterThanOrEqual(rate / 2 - 2);
   });
 
   it("holds every request until the reset when the server reports none remaining", async () => {
