@@ -99,6 +99,34 @@ describe("tools over Streamable HTTP", () => {
   });
 });
 
+describe("HTTP edges", () => {
+  it("answers a body that is not JSON with a JSON-RPC parse error", async () => {
+    const res = await raw(open.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: undefined,
+    });
+    expect(res.status).toBe(400);
+    expect(res.json().error.code).toBe(-32700);
+  });
+
+  it("answers other methods with 405 and unknown paths with 404", async () => {
+    expect((await raw(open.url, { method: "PUT" })).status).toBe(405);
+    expect((await raw(open.url.replace(/\/mcp$/, "/nope"))).status).toBe(404);
+  });
+
+  it("answers a CORS preflight from an allowed Origin, and refuses one from elsewhere", async () => {
+    const port = new URL(open.url).port;
+    const ok = await raw(open.url, { method: "OPTIONS", headers: { origin: `http://127.0.0.1:${port}` } });
+    expect(ok.status).toBe(204);
+    expect(ok.headers["access-control-allow-origin"]).toBe(`http://127.0.0.1:${port}`);
+    expect(String(ok.headers["access-control-allow-headers"])).toContain("mcp-session-id");
+    const evil = await raw(open.url, { method: "OPTIONS", headers: { origin: "http://evil.example.com" } });
+    expect(evil.status).toBe(403);
+    expect(evil.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+});
+
 describe("DNS-rebinding protection", () => {
   it("refuses a forged Host with 403 and a JSON-RPC error body", async () => {
     const res = await raw(open.url, { headers: { host: "evil.example.com" }, body: INITIALIZE });
