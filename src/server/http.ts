@@ -244,7 +244,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       store.sweep();
       callbacks?.sweep();
     },
-    Math.min(60_000, options.idleTimeoutMs ?? 60_000),
+    Math.max(1_000, Math.min(60_000, options.idleTimeoutMs ?? 60_000)),
   );
   sweeper.unref();
 
