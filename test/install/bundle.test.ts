@@ -142,7 +142,7 @@ describe("the .mcpb bundle", () => {
     );
     expect(other.length).toBeGreaterThan(0);
     for (const f of other) expect(f).toMatch(/^dist\/chunks\/[^/]+\.js$/);
-    expect((await stat(bundleFile)).size).toBeLessThan(4 * 1024 * 1024);
+    expect((await stat(bundleFile)).size).toBeLessThan(3 * 1024 * 1024);
     expect(await readJson(join(unpacked, "manifest.json"))).toEqual(manifest);
     expect((await readJson(join(unpacked, "package.json"))).type).toBe("module");
   });
