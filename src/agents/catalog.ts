@@ -51,6 +51,7 @@ export class AgentCatalog {
   private readonly abort = new AbortController();
   private inflight?: Promise<CatalogChange>;
   private timer?: NodeJS.Timeout;
+  private writes: Promise<void> = Promise.resolve();
   fetchedAt?: number;
   source: "none" | "cache" | "network" = "none";
 
@@ -126,6 +127,7 @@ export class AgentCatalog {
   }
 
   private refreshWith(signal?: AbortSignal): Promise<CatalogChange> {
+    if (this.abort.signal.aborted) return Promise.reject(new Error("the agent catalog is closed"));
     if (!this.inflight) {
       const s = signal ? AbortSignal.any([signal, this.abort.signal]) : this.abort.signal;
       this.inflight = this.doRefresh(s).finally(() => {
@@ -212,7 +214,18 @@ export class AgentCatalog {
     return out;
   }
 
-  private async persist(): Promise<void> {
+  /** Settles when every cache write started so far has. */
+  flush(): Promise<void> {
+    return this.writes;
+  }
+
+  /** Cache writes run one after another, never two at once on the same file. */
+  private persist(): Promise<void> {
+    this.writes = this.writes.then(() => this.write());
+    return this.writes;
+  }
+
+  private async write(): Promise<void> {
     const c = this.options.cache;
     if (!c || !this.agents || this.fetchedAt === undefined) return;
     const snapshot: CatalogSnapshot = {

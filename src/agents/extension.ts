@@ -9,29 +9,66 @@ import type { RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { defineAgentTool } from "../tools/agent-tool.js";
 import type { ServerExtension, ServerHost } from "../tools/tool.js";
 import type { AgentCatalog } from "./catalog.js";
-import { createCatalog, refreshIntervalMs } from "./service.js";
+import { acquireCatalog, refreshIntervalMs } from "./service.js";
 
 export const agentsExtension: ServerExtension = (host) => {
   const { config } = host;
   if (!config.toolsets.includes("agents") && config.agentTools.length === 0) return;
-  const catalog = createCatalog(config, host.client, (m) => host.log.warning(m));
+  const held = acquireCatalog(config, host.client, (m) => host.log.warning(m));
+  const { catalog } = held;
   host.services.agents = catalog;
-  host.onClose(() => catalog.close());
-  try {
-    if (catalog.loadCache())
-      host.log.debug("agent catalog loaded from cache", { agents: catalog.list()?.length });
-  } catch (e) {
-    host.log.warning(`agent cache unreadable: ${String(e)}`);
+  if (held.fresh) {
+    try {
+      if (catalog.loadCache())
+        host.log.debug("agent catalog loaded from cache", { agents: catalog.list()?.length });
+    } catch (e) {
+      host.log.warning(`agent cache unreadable: ${String(e)}`);
+    }
   }
   const tools = new DedicatedTools(host, catalog, config.agentTools);
   tools.sync();
-  catalog.onChange(() => tools.sync());
+  const unsubscribe = catalog.onChange(() => tools.sync());
+  host.onClose(() => {
+    unsubscribe();
+    held.release();
+  });
+  if (held.fresh) afterInitialize(host, () => startRefreshing(host, catalog));
+};
+
+/** Grace after `initialized` for the client's first `tools/list` to be answered first. */
+const INITIAL_REFRESH_GRACE_MS = 50;
+/** Refresh anyway when no client initializes within this time (one-shot use). */
+const START_BOUND_MS = 2000;
+
+/**
+ * Runs `fn` once the client finished the handshake (or after a short bound), so the catalog's
+ * first fetch does not compete for the event loop with `initialize` and the first `tools/list`.
+ */
+function afterInitialize(host: ServerHost, fn: () => void): void {
+  const low = host.server.server;
+  const previous = low.oninitialized;
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    setTimeout(fn, INITIAL_REFRESH_GRACE_MS).unref();
+  };
+  const timer = setTimeout(once, START_BOUND_MS);
+  timer.unref();
+  low.oninitialized = () => {
+    previous?.();
+    once();
+  };
+}
+
+function startRefreshing(host: ServerHost, catalog: AgentCatalog): void {
   catalog
     .refresh()
     .then(() => host.log.debug("agent catalog refreshed", { agents: catalog.list()?.length }))
     .catch((e) => host.log.warning(`agent catalog refresh failed: ${e instanceof Error ? e.message : e}`))
     .finally(() => catalog.startAutoRefresh(refreshIntervalMs()));
-};
+}
 
 /** The dedicated tools, kept in step with the catalog. */
 class DedicatedTools {

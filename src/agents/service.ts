@@ -32,6 +32,40 @@ export function createCatalog(
   });
 }
 
+/**
+ * Servers sharing one client (HTTP sessions without their own key) share one catalog: one
+ * cache read, one background refresh, one timer. The last release closes it.
+ */
+const shared = new WeakMap<WebDataClient, { catalog: AgentCatalog; refs: number }>();
+
+export function acquireCatalog(
+  config: Config,
+  client: WebDataClient,
+  onError?: (message: string) => void,
+): { catalog: AgentCatalog; fresh: boolean; release(): void } {
+  let entry = shared.get(client);
+  const fresh = !entry;
+  if (!entry) {
+    entry = { catalog: createCatalog(config, client, onError), refs: 0 };
+    shared.set(client, entry);
+  }
+  entry.refs++;
+  const held = entry;
+  let released = false;
+  return {
+    catalog: held.catalog,
+    fresh,
+    release() {
+      if (released) return;
+      released = true;
+      if (--held.refs === 0) {
+        held.catalog.close();
+        if (shared.get(client) === held) shared.delete(client);
+      }
+    },
+  };
+}
+
 /** The server's catalog; a context without one (e.g. a bare test server) gets its own, kept. */
 export function agentCatalog(ctx: {
   services: ToolServices;

@@ -113,6 +113,35 @@ describe("AgentCatalog", () => {
     await cat.detail("agent_000");
     await cat.detail("agent_000");
     expect(api.calls.filter((c) => c === "get agent_000")).toHaveLength(1);
+    await cat.flush();
     cat.close();
+  });
+});
+
+describe("acquireCatalog", () => {
+  it("shares one catalog between servers on one client and closes it with the last release", async () => {
+    const { acquireCatalog } = await import("../../src/agents/service.js");
+    const { loadConfig } = await import("../../src/config.js");
+    const config = loadConfig({
+      WEBDATA_API_KEY: "k_test_123456",
+      WEBDATA_BASE_URL: "http://api.test",
+      WEBDATA_CACHE_DIR: dir,
+    });
+    const api = fakeClient(3);
+    const client = api.client as never;
+    const a = acquireCatalog(config, client);
+    const b = acquireCatalog(config, client);
+    expect(a.fresh).toBe(true);
+    expect(b.fresh).toBe(false);
+    expect(b.catalog).toBe(a.catalog);
+    a.release();
+    a.release();
+    await b.catalog.refresh();
+    expect(b.catalog.list()).toHaveLength(3);
+    b.release();
+    await expect(b.catalog.refresh()).rejects.toThrow();
+    const c = acquireCatalog(config, client);
+    expect(c.fresh).toBe(true);
+    c.release();
   });
 });
