@@ -5,7 +5,7 @@
  * unhandled rejection or a stack trace.
  */
 import { randomInt } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -56,6 +56,8 @@ export interface Hardened {
   legacyAuth: string;
   /** The server child's pid (for /proc reads and liveness). */
   pid: number;
+  /** WEBDATA_CACHE_DIR of the server (the agent catalog cache). */
+  cacheDir: string;
   /** Calls a tool with a per-call timeout; a timeout is a failure (a hang), not an outcome. */
   call(name: string, args: unknown, timeoutMs?: number): Promise<ToolCall>;
   /** Everything captured so far: results, thrown errors, stderr, log notifications. */
@@ -119,6 +121,7 @@ export async function harden(options: HardenOptions = {}): Promise<Hardened> {
     key,
     legacyAuth,
     pid,
+    cacheDir,
     async call(name, args, timeoutMs = waitMs + slack) {
       try {
         const r = (await server.client.callTool(
@@ -173,5 +176,16 @@ export async function pool<T, R>(
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Every path and file content below `dir`, as one text (for secret scans). */
+export function filesUnder(dir: string): string {
+  let out = "";
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    out += `${path}\n`;
+    out += entry.isDirectory() ? filesUnder(path) : readFileSync(path, "utf8");
+  }
   return out;
 }

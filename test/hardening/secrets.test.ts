@@ -1,0 +1,293 @@
+/**
+ * Secret hygiene across every error path: the API key, the legacy credential, a per-session key
+ * and the HTTP access token never appear (no run of more than 4 of their characters) in a tool
+ * result, an error, a log line on stderr, an MCP log message at debug level, the one-shot CLI's
+ * output, or the agent catalog's cache directory.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Fault } from "../../src/sandbox/index.js";
+import { CLI, runCli, spawnServer } from "../helpers/mcp.js";
+import {
+  crashLines,
+  errorCodeOf,
+  filesUnder,
+  type Hardened,
+  harden,
+  randomSecret,
+  secretLeaks,
+  textOf,
+} from "./harness.js";
+
+const WAIT_MS = 1200;
+
+/** Every way a call can fail upstream, as a fault (plus the args that reach it). */
+const ERROR_PATHS: Array<{ name: string; fault?: Fault; tool?: string; args?: (h: Hardened) => object }> = [
+  { name: "401 unauthorized", fault: { kind: "status", status: 401 } },
+  { name: "402 payment required", fault: { kind: "status", status: 402 } },
+  { name: "400 bad request", fault: { kind: "status", status: 400 } },
+  { name: "404 not found", fault: { kind: "status", status: 404 } },
+  { name: "422 validation", fault: { kind: "status", status: 422 } },
+  { name: "429 after retries", fault: { kind: "rate_limit", retryAfter: 0 } },
+  { name: "500 on a read", fault: { kind: "status", status: 500 }, tool: "check_domain_health" },
+  { name: "503 on a submission", fault: { kind: "status", status: 503 } },
+  { name: "a reset", fault: { kind: "reset" } },
+  { name: "a malformed body", fault: { kind: "malformed" } },
+  { name: "a failed task", fault: { kind: "task_error" }, tool: "map_site" },
+  { name: "a failed crawl", fault: { kind: "crawl_fail" }, tool: "crawl_site" },
+  { name: "the deadline", fault: { kind: "latency", ms: 3000, match: "GET /" }, tool: "map_site" },
+  { name: "a legacy 401", fault: { kind: "status", status: 401 }, tool: "get_social_event" },
+  { name: "a bad argument", tool: "extract_page", args: () => ({ url: "not a url" }) },
+  { name: "a bad argument combination", tool: "get_task", args: () => ({ task_id: "a", crawl_id: "b" }) },
+  { name: "an unknown task", tool: "get_task", args: () => ({ task_id: "0000" }) },
+  { name: "an unknown agent", tool: "run_agent", args: () => ({ agent: "no_such_agent" }) },
+];
+
+const ARGS: Record<string, (h: Hardened) => object> = {
+  serp_search: () => ({ search_engine: "engine1_search", query: "hiking boots" }),
+  check_domain_health: () => ({ domains: ["example.com"] }),
+  map_site: (h) => ({ url: `${h.sandbox.siteUrl}/` }),
+  crawl_site: (h) => ({ url: `${h.sandbox.siteUrl}/`, limit: 2 }),
+  get_social_event: () => ({ platform: "meetup", event_id: "e1" }),
+};
+
+function expectNoSecrets(text: string, secrets: string[]) {
+  for (const secret of secrets) expect(secretLeaks(text, secret), "a secret leaked").toEqual([]);
+}
+
+describe("secrets over stdio, on every error path", () => {
+  let h: Hardened;
+  beforeAll(async () => {
+    h = await harden({ waitMs: WAIT_MS, sandbox: { taskLatencyMs: 30 } });
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it.each(ERROR_PATHS)("$name: the call fails with an error and no secret", async (path) => {
+    const tool = path.tool ?? "serp_search";
+    if (path.fault) h.sandbox.faults.add(path.fault);
+    try {
+      const r = await h.call(tool, (path.args ?? ARGS[tool])(h));
+      const pending = r.structuredContent?.status === "pending";
+      expect(r.isError || pending, JSON.stringify(r).slice(0, 300)).toBe(true);
+      if (r.isError) expect(textOf(r).length).toBeGreaterThan(0);
+    } finally {
+      h.sandbox.faults.clear();
+    }
+    expectNoSecrets(h.captured(), [h.key, h.legacyAuth]);
+  });
+
+  it("a cancelled call leaves no secret behind", async () => {
+    h.sandbox.faults.add({ kind: "latency", ms: 2000 });
+    const controller = new AbortController();
+    const call = h.server.client.callTool(
+      { name: "serp_search", arguments: ARGS.serp_search(h) as Record<string, unknown> },
+      undefined,
+      { signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 200);
+    await expect(call).rejects.toThrow();
+    h.sandbox.faults.clear();
+    await h.server.client.ping();
+    expectNoSecrets(h.captured(), [h.key, h.legacyAuth]);
+  });
+
+  it("everything captured, the debug log and the catalog cache hold no secret, and nothing crashed", () => {
+    const all = h.captured();
+    expect(all).toContain('"level":"debug"'); // the debug level was really on
+    expectNoSecrets(all, [h.key, h.legacyAuth]);
+    // The agent catalog cache (when the server wrote one): neither names nor contents.
+    expectNoSecrets(filesUnder(h.cacheDir), [h.key, h.legacyAuth]);
+    expect(crashLines(h.server.stderr())).toEqual([]);
+  });
+});
+
+describe("secrets when the key itself is wrong, the API unreachable or the config bad", () => {
+  it("a rejected key is not echoed in the 401 error", async () => {
+    const h = await harden({ waitMs: WAIT_MS });
+    try {
+      const wrong = randomSecret("wk_");
+      const server = await spawnServer({
+        env: { WEBDATA_BASE_URL: h.sandbox.url, WEBDATA_API_KEY: wrong, WEBDATA_WAIT_MS: String(WAIT_MS) },
+      });
+      try {
+        const r = (await server.client.callTool({
+          name: "serp_search",
+          arguments: { search_engine: "engine1_search", query: "x" },
+        })) as never;
+        expect(errorCodeOf(r)).toBe("unauthorized");
+        expect(textOf(r)).toMatch(/WEBDATA_API_KEY/);
+        expectNoSecrets(`${JSON.stringify(r)}\n${server.stderr()}`, [wrong]);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("an unreachable API gives a network error without the key", async () => {
+    const port = await closedPort();
+    const key = randomSecret("nk_");
+    const server = await spawnServer({
+      env: { WEBDATA_BASE_URL: `http://127.0.0.1:${port}`, WEBDATA_API_KEY: key, WEBDATA_WAIT_MS: "3000" },
+    });
+    try {
+      const r = (await server.client.callTool({
+        name: "check_domain_health",
+        arguments: { domains: ["example.com"] },
+      })) as never;
+      expect(errorCodeOf(r)).toBe("network_error");
+      expectNoSecrets(`${JSON.stringify(r)}\n${server.stderr()}`, [key]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a bad configuration and a failing one-shot call print no key", async () => {
+    const key = randomSecret("ck_");
+    const bad = await runCli([], { WEBDATA_API_KEY: key, WEBDATA_BASE_URL: `not-a-url-${key}` });
+    expect(bad.status).not.toBe(0);
+    const port = await closedPort();
+    const oneShot = await runCli(["call", "serp_search", '{"search_engine":"engine1_search","query":"x"}'], {
+      WEBDATA_API_KEY: key,
+      WEBDATA_BASE_URL: `http://127.0.0.1:${port}`,
+    });
+    expect(oneShot.status).toBe(1);
+    expectNoSecrets([bad.stdout, bad.stderr, oneShot.stdout, oneShot.stderr].join("\n"), [key]);
+  });
+});
+
+describe("secrets over Streamable HTTP", () => {
+  let h: Hardened;
+  let child: ChildProcess;
+  let url: string;
+  let stderr = "";
+  const token = randomSecret("tk_");
+  const sessionKey = randomSecret("sk_");
+
+  beforeAll(async () => {
+    h = await harden({ waitMs: WAIT_MS });
+    child = spawn(process.execPath, [CLI, "--http", "--port", "0"], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        WEBDATA_BASE_URL: h.sandbox.url,
+        WEBDATA_API_KEY: h.key,
+        WEBDATA_HTTP_TOKEN: token,
+        WEBDATA_WAIT_MS: String(WAIT_MS),
+        WEBDATA_LOG_LEVEL: "debug",
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    child.stderr?.on("data", (c: Buffer) => {
+      stderr += c.toString("utf8");
+    });
+    url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), 20_000);
+      child.stderr?.on("data", () => {
+        const m = stderr.match(/(http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    await h?.close();
+  });
+
+  async function connect(headers: Record<string, string>) {
+    const client = new Client({ name: "hardening", version: "0.0.0" });
+    const logs: string[] = [];
+    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+    await client.connect(transport);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logs.push(JSON.stringify(n.params));
+    });
+    await client.setLoggingLevel("debug");
+    return {
+      client,
+      logs,
+      close: async () => {
+        await transport.terminateSession().catch(() => {});
+        await client.close();
+      },
+    };
+  }
+
+  it("a wrong or missing token is refused without echoing any token", async () => {
+    const wrong = randomSecret("xk_");
+    for (const headers of [{ authorization: `Bearer ${wrong}` }, {}]) {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
+      expect(res.status).toBe(401);
+      const body = `${JSON.stringify([...res.headers])}\n${await res.text()}`;
+      expectNoSecrets(body, [token, wrong, h.key]);
+    }
+  });
+
+  it("error paths with the server's key and with a per-session key leak neither, nor the token", async () => {
+    const outputs: string[] = [];
+    for (const headers of [
+      { authorization: `Bearer ${token}` },
+      { authorization: `Bearer ${token}`, "x-webdata-api-key": sessionKey },
+    ]) {
+      const c = await connect(headers);
+      try {
+        for (const fault of [
+          { kind: "status", status: 401 },
+          { kind: "status", status: 422 },
+          { kind: "malformed" },
+          { kind: "reset" },
+          undefined,
+        ] as Array<Fault | undefined>) {
+          if (fault) h.sandbox.faults.add(fault);
+          const r = await c.client.callTool({
+            name: "serp_search",
+            arguments: { search_engine: "engine1_search", query: "hiking" },
+          });
+          h.sandbox.faults.clear();
+          outputs.push(JSON.stringify(r));
+        }
+        const bad = await c.client.callTool({ name: "extract_page", arguments: { url: 7 } });
+        expect(bad.isError).toBe(true);
+        outputs.push(JSON.stringify(bad), ...c.logs);
+      } finally {
+        await c.close();
+      }
+    }
+    const all = [...outputs, stderr].join("\n");
+    expect(all).toMatch(/Error \[/); // the error paths were really taken
+    expectNoSecrets(all, [token, sessionKey, h.key]);
+    expect(crashLines(stderr)).toEqual([]);
+  });
+});
+
+/** A loopback port with nothing listening (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
