@@ -5,105 +5,42 @@
  */
 import type { Dispatcher } from "undici";
 import { z } from "zod";
+import type {
+  AgentBatchRequest,
+  AgentListQuery,
+  ArtifactDownload,
+  BatchDetail,
+  BatchListResponse,
+  CallOptions,
+  CrawlIdResponse,
+  DomainHealthResponse,
+  DriverKnowledge,
+  JobRunList,
+  PageQuery,
+  SocialEventResponse,
+  TaskIdResponse,
+  TaskListResponse,
+  TaskStatusResponse,
+  TemplateBatchRequest,
+  TemplateVersionList,
+  WebDataClientOptions,
+} from "./client-types.js";
 import { ApiError } from "./errors.js";
 import { type CallSpec, Executor } from "./executor.js";
-import { createDispatcher, DEFAULT_TIMEOUTS, type Timeouts } from "./http.js";
+import { createDispatcher, DEFAULT_TIMEOUTS } from "./http.js";
 import { sharedLimiter } from "./rate-limiter.js";
 import { Redactor } from "./redact.js";
 import { DEFAULT_RETRY, type RequestKind } from "./retry.js";
-import {
-  type AgentBatchRequestSchema,
-  type AgentDetail,
-  AgentDetailSchema,
-  type AgentRecord,
-  AgentRecordSchema,
-  type AgentRunRequest,
-  ArtifactDownloadSchema,
-  BatchDetailSchema,
-  BatchListResponseSchema,
-  type BatchProgress,
-  BatchProgressSchema,
-  type BatchSubmission,
-  BatchSubmissionSchema,
-  CrawlIdResponseSchema,
-  type CrawlRequest,
-  type CrawlStatus,
-  CrawlStatusSchema,
-  DomainHealthResponseSchema,
-  DriverKnowledgeSchema,
-  type ExtractBatchRequest,
-  type ExtractRequest,
-  JobRunListSchema,
-  type MapRequest,
-  type SerpRequest,
-  type SerpResponse,
-  SerpResponseSchema,
-  SocialEventResponseSchema,
-  TaskIdResponseSchema,
-  TaskListResponseSchema,
-  type TaskResult,
-  TaskResultSchema,
-  TaskStatusResponseSchema,
-  type TemplateBatchRequestSchema,
-  type TemplateRunRequest,
-  TemplateVersionListSchema,
-} from "./schemas.js";
+import * as S from "./schemas.js";
+
+export type * from "./client-types.js";
 
 export const DEFAULT_MAX_RPS = 83;
 
-export interface WebDataClientOptions {
-  /** `{base_url}`; a trailing slash or a path prefix is accepted. */
-  baseUrl: string;
-  apiKey: string;
-  /** `{legacy_base_url}` for the legacy realtime endpoint. */
-  legacyBaseUrl?: string;
-  /** The legacy endpoint's Basic credential, "user:pass". */
-  legacyAuth?: string;
-  /** Client-side request rate per API key (default 83, the documented limit). */
-  maxRps?: number;
-  timeouts?: Partial<Timeouts>;
-  /** Total attempts per call, the first included (default 4). */
-  maxAttempts?: number;
-  /** Total time a call may spend retrying, in ms (default 30000). */
-  retryDeadlineMs?: number;
-  /** An undici dispatcher to use instead of the client's own pool (the client does not close it). */
-  dispatcher?: Dispatcher;
-  userAgent?: string;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-}
-
 type Query = Record<string, string | number | boolean | undefined>;
-type Infer<S extends z.ZodType> = z.infer<S>;
 
-export type TaskStatusResponse = Infer<typeof TaskStatusResponseSchema>;
-export type TaskIdResponse = Infer<typeof TaskIdResponseSchema>;
-export type TaskListResponse = Infer<typeof TaskListResponseSchema>;
-export type BatchListResponse = Infer<typeof BatchListResponseSchema>;
-export type BatchDetail = Infer<typeof BatchDetailSchema>;
-export type TemplateVersionList = Infer<typeof TemplateVersionListSchema>;
-export type CrawlIdResponse = Infer<typeof CrawlIdResponseSchema>;
-export type DomainHealthResponse = Infer<typeof DomainHealthResponseSchema>;
-export type DriverKnowledge = Infer<typeof DriverKnowledgeSchema>;
-export type JobRunList = Infer<typeof JobRunListSchema>;
-export type ArtifactDownload = Infer<typeof ArtifactDownloadSchema>;
-export type SocialEventResponse = Infer<typeof SocialEventResponseSchema>;
-export type AgentBatchRequest = z.input<typeof AgentBatchRequestSchema>;
-export type TemplateBatchRequest = z.input<typeof TemplateBatchRequestSchema>;
-export interface AgentListQuery {
-  privacy?: "public" | "private" | "all";
-  managed_by?: "vendor" | "community" | "self_managed";
-  limit?: number;
-  offset?: number;
-}
-export interface PageQuery {
-  limit?: number;
-  offset?: number;
-}
-
-const AgentListSchema = z.array(AgentRecordSchema);
+const AgentListSchema = z.array(S.AgentRecordSchema);
+const RawObjectSchema = z.record(z.string(), z.unknown());
 
 function parseBase(value: string, what: string): URL {
   let url: URL;
@@ -198,135 +135,162 @@ export class WebDataClient {
 
   // ---------- search and extract ----------
 
-  serp(body: SerpRequest, opts?: CallOptions): Promise<SerpResponse> {
-    return this.#post("v2/serp", body, "submission", SerpResponseSchema, opts);
+  serp(body: S.SerpRequest, opts?: CallOptions): Promise<S.SerpResponse> {
+    return this.#post("v2/serp", body, "submission", S.SerpResponseSchema, opts);
   }
 
-  extract(body: ExtractRequest, opts?: CallOptions): Promise<TaskResult> {
-    return this.#post("v1/extract", body, "submission", TaskResultSchema, opts);
+  extract(body: S.ExtractRequest, opts?: CallOptions): Promise<S.TaskResult> {
+    return this.#post("v1/extract", body, "submission", S.TaskResultSchema, opts);
   }
 
-  extractAsync(body: ExtractRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    return this.#post("v1/extract/async", body, "submission", TaskIdResponseSchema, opts);
+  extractAsync(body: S.ExtractRequest, opts?: CallOptions): Promise<TaskIdResponse> {
+    return this.#post("v1/extract/async", body, "submission", S.TaskIdResponseSchema, opts);
   }
 
-  extractBatch(body: ExtractBatchRequest, opts?: CallOptions): Promise<BatchSubmission> {
-    return this.#post("v1/extract/batch", body, "submission", BatchSubmissionSchema, opts);
+  extractBatch(body: S.ExtractBatchRequest, opts?: CallOptions): Promise<S.BatchSubmission> {
+    return this.#post("v1/extract/batch", body, "submission", S.BatchSubmissionSchema, opts);
   }
 
   // ---------- tasks and batches ----------
 
   getTask(taskId: string, opts?: CallOptions): Promise<TaskStatusResponse> {
-    return this.#get(`v1/tasks/${seg(taskId)}`, TaskStatusResponseSchema, opts);
+    return this.#get(`v1/tasks/${seg(taskId)}`, S.TaskStatusResponseSchema, opts);
   }
 
-  getTaskResults(taskId: string, opts?: CallOptions): Promise<TaskResult> {
-    return this.#get(`v1/tasks/${seg(taskId)}/results`, TaskResultSchema, opts);
+  getTaskResults(taskId: string, opts?: CallOptions): Promise<S.TaskResult> {
+    return this.#get(`v1/tasks/${seg(taskId)}/results`, S.TaskResultSchema, opts);
   }
 
   listTasks(query: { cursor?: string; limit?: number } = {}, opts?: CallOptions): Promise<TaskListResponse> {
-    return this.#get("v1/tasks", TaskListResponseSchema, opts, query);
+    return this.#get("v1/tasks", S.TaskListResponseSchema, opts, query);
   }
 
   listBatches(opts?: CallOptions): Promise<BatchListResponse> {
-    return this.#get("v1/batches", BatchListResponseSchema, opts);
+    return this.#get("v1/batches", S.BatchListResponseSchema, opts);
   }
 
   getBatch(batchId: string, opts?: CallOptions): Promise<BatchDetail> {
-    return this.#get(`v1/batches/${seg(batchId)}`, BatchDetailSchema, opts);
+    return this.#get(`v1/batches/${seg(batchId)}`, S.BatchDetailSchema, opts);
   }
 
-  getBatchProgress(batchId: string, opts?: CallOptions): Promise<BatchProgress> {
-    return this.#get(`v1/batches/${seg(batchId)}/progress`, BatchProgressSchema, opts);
+  getBatchProgress(batchId: string, opts?: CallOptions): Promise<S.BatchProgress> {
+    return this.#get(`v1/batches/${seg(batchId)}/progress`, S.BatchProgressSchema, opts);
   }
 
   // ---------- agents and templates ----------
 
-  listAgents(query: AgentListQuery = {}, opts?: CallOptions): Promise<AgentRecord[]> {
+  listAgents(query: AgentListQuery = {}, opts?: CallOptions): Promise<S.AgentRecord[]> {
     return this.#get("v1/agents", AgentListSchema, opts, { ...query });
   }
 
-  getAgent(name: string, opts?: CallOptions): Promise<AgentDetail> {
-    return this.#get(`v1/agents/${seg(name)}`, AgentDetailSchema, opts);
+  getAgent(name: string, opts?: CallOptions): Promise<S.AgentDetail> {
+    return this.#get(`v1/agents/${seg(name)}`, S.AgentDetailSchema, opts);
   }
 
-  runAgent(body: AgentRunRequest, opts?: CallOptions): Promise<TaskResult> {
-    return this.#post("v1/agents/run", body, "submission", TaskResultSchema, opts);
+  runAgent(body: S.AgentRunRequest, opts?: CallOptions): Promise<S.TaskResult> {
+    return this.#post("v1/agents/run", body, "submission", S.TaskResultSchema, opts);
   }
 
   /** POST /v1/agent/async (singular "agent"). */
-  runAgentAsync(body: AgentRunRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    return this.#post("v1/agent/async", body, "submission", TaskIdResponseSchema, opts);
+  runAgentAsync(body: S.AgentRunRequest, opts?: CallOptions): Promise<TaskIdResponse> {
+    return this.#post("v1/agent/async", body, "submission", S.TaskIdResponseSchema, opts);
   }
 
   /** POST /v1/agents/async (plural "agents"). */
-  agentsAsync(body: AgentRunRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    return this.#post("v1/agents/async", body, "submission", TaskIdResponseSchema, opts);
+  agentsAsync(body: S.AgentRunRequest, opts?: CallOptions): Promise<TaskIdResponse> {
+    return this.#post("v1/agents/async", body, "submission", S.TaskIdResponseSchema, opts);
   }
 
-  agentsBatch(body: AgentBatchRequest, opts?: CallOptions): Promise<BatchSubmission> {
-    return this.#post("v1/agents/batch", body, "submission", BatchSubmissionSchema, opts);
+  agentsBatch(body: AgentBatchRequest, opts?: CallOptions): Promise<S.BatchSubmission> {
+    return this.#post("v1/agents/batch", body, "submission", S.BatchSubmissionSchema, opts);
   }
 
-  runTemplate(body: TemplateRunRequest, opts?: CallOptions): Promise<TaskResult> {
-    return this.#post("v2/extract/templates/run", body, "submission", TaskResultSchema, opts);
+  runTemplate(body: S.TemplateRunRequest, opts?: CallOptions): Promise<S.TaskResult> {
+    return this.#post("v2/extract/templates/run", body, "submission", S.TaskResultSchema, opts);
   }
 
-  templatesBatch(body: TemplateBatchRequest, opts?: CallOptions): Promise<BatchSubmission> {
-    return this.#post("v2/extract/templates/batch", body, "submission", BatchSubmissionSchema, opts);
+  templatesBatch(body: TemplateBatchRequest, opts?: CallOptions): Promise<S.BatchSubmission> {
+    return this.#post("v2/extract/templates/batch", body, "submission", S.BatchSubmissionSchema, opts);
   }
 
   listTemplateVersions(name: string, page: PageQuery = {}, opts?: CallOptions): Promise<TemplateVersionList> {
-    return this.#get(`v2/extract/templates/${seg(name)}/versions`, TemplateVersionListSchema, opts, {
+    return this.#get(`v2/extract/templates/${seg(name)}/versions`, S.TemplateVersionListSchema, opts, {
       ...page,
     });
   }
 
   // ---------- crawl and map ----------
 
-  crawl(body: CrawlRequest, opts?: CallOptions): Promise<CrawlIdResponse> {
-    return this.#post("v1/crawl", body, "submission", CrawlIdResponseSchema, opts);
+  crawl(body: S.CrawlRequest, opts?: CallOptions): Promise<CrawlIdResponse> {
+    return this.#post("v1/crawl", body, "submission", S.CrawlIdResponseSchema, opts);
   }
 
-  getCrawl(crawlId: string, opts?: CallOptions): Promise<CrawlStatus> {
-    return this.#get(`v1/crawl/${seg(crawlId)}`, CrawlStatusSchema, opts);
+  getCrawl(crawlId: string, opts?: CallOptions): Promise<S.CrawlStatus> {
+    return this.#get(`v1/crawl/${seg(crawlId)}`, S.CrawlStatusSchema, opts);
   }
 
-  mapAsync(body: MapRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    return this.#post("v1/map/async", body, "submission", TaskIdResponseSchema, opts);
+  mapAsync(body: S.MapRequest, opts?: CallOptions): Promise<TaskIdResponse> {
+    return this.#post("v1/map/async", body, "submission", S.TaskIdResponseSchema, opts);
   }
 
   // ---------- domain health and knowledge ----------
 
   /** POST /v1/domain-health/check — read-only, retried like a GET. */
   checkDomainHealth(body: { domains: string[] }, opts?: CallOptions): Promise<DomainHealthResponse> {
-    return this.#post("v1/domain-health/check", body, "read", DomainHealthResponseSchema, opts);
+    return this.#post("v1/domain-health/check", body, "read", S.DomainHealthResponseSchema, opts);
   }
 
   domainDriver(query: { url: string } | { agent: string }, opts?: CallOptions): Promise<DriverKnowledge> {
-    return this.#get("v1/domain-knowledge/driver", DriverKnowledgeSchema, opts, { ...query });
+    return this.#get("v1/domain-knowledge/driver", S.DriverKnowledgeSchema, opts, { ...query });
   }
 
   // ---------- jobs ----------
 
   jobRuns(jobId: string, page: PageQuery = {}, opts?: CallOptions): Promise<JobRunList> {
-    return this.#get(`v2/jobs/${seg(jobId)}/runs`, JobRunListSchema, opts, { ...page });
+    return this.#get(`v2/jobs/${seg(jobId)}/runs`, S.JobRunListSchema, opts, { ...page });
   }
 
   artifactDownloadUrl(runId: string, artifactId: string, opts?: CallOptions): Promise<ArtifactDownload> {
     const path = `v2/jobs/runs/${seg(runId)}/artifacts/${seg(artifactId)}/download-url`;
-    return this.#get(path, ArtifactDownloadSchema, opts);
+    return this.#get(path, S.ArtifactDownloadSchema, opts);
   }
 
   // ---------- legacy realtime ----------
 
-  /** POST {legacy_base_url}/api/v1/realtime/social/{platform}/v1/events/{eventId}/details, Basic auth. */
+  /**
+   * POST {legacy_base_url}/api/v1/realtime/social/{platform}/v1/events/{eventId}/details with Basic
+   * auth: the transformed record `{event}`. `transform: false` is refused here (the raw record has
+   * another shape): use `socialEventRaw`.
+   */
   socialEvent(
     platform: string,
     eventId: string,
     query: { transform?: boolean } = {},
     opts?: CallOptions,
   ): Promise<SocialEventResponse> {
+    if (query.transform === false) {
+      return Promise.reject(
+        new ApiError({
+          code: "invalid_argument",
+          message: "transform=false returns the raw event record, whose shape differs: call socialEventRaw()",
+        }),
+      );
+    }
+    return this.#legacy(platform, eventId, true, S.SocialEventResponseSchema, opts);
+  }
+
+  /** The same endpoint with `transform=false`: the platform's raw record, any JSON object. */
+  socialEventRaw(platform: string, eventId: string, opts?: CallOptions): Promise<Record<string, unknown>> {
+    return this.#legacy(platform, eventId, false, RawObjectSchema, opts);
+  }
+
+  #legacy<T>(
+    platform: string,
+    eventId: string,
+    transform: boolean,
+    schema: z.ZodType<T>,
+    opts?: CallOptions,
+  ) {
     if (!this.#legacyBase || !this.#basic) {
       const missing = !this.#legacyBase ? "WEBDATA_LEGACY_BASE_URL" : "WEBDATA_LEGACY_AUTH";
       return Promise.reject(
@@ -336,10 +300,10 @@ export class WebDataClient {
     const path = `api/v1/realtime/social/${seg(platform)}/v1/events/${seg(eventId)}/details`;
     return this.#executor.call({
       method: "POST",
-      url: this.#url(this.#legacyBase, path, { transform: query.transform }),
+      url: this.#url(this.#legacyBase, path, { transform }),
       authorization: this.#basic,
       kind: "read",
-      schema: SocialEventResponseSchema,
+      schema,
       signal: opts?.signal,
     });
   }

@@ -146,3 +146,91 @@ describe("client against the sandbox", () => {
     await expect(c.listBatches()).resolves.toMatchObject({ batches: expect.any(Array) });
   });
 });
+
+describe("every endpoint against the sandbox", () => {
+  it("validates the responses of the agents, templates, crawl, map, health, jobs and legacy endpoints", async () => {
+    const c = new WebDataClient({
+      baseUrl: sandbox.url,
+      apiKey: `${KEY}-all`,
+      legacyBaseUrl: sandbox.legacyUrl,
+      legacyAuth: "demo:demo",
+    });
+    try {
+      const serp = await c.serp({ search_engine: "engine1_search", query: "coffee" });
+      expect(serp.status).toBe("success");
+
+      const agents = await c.listAgents({ limit: 5 });
+      expect(agents.length).toBeGreaterThan(0);
+      const agent = await c.getAgent(agents[0].name);
+      expect(agent.name).toBe(agents[0].name);
+      await expect(c.getAgent("no-such-agent-xyz")).rejects.toMatchObject({ code: "not_found" });
+
+      const params = Object.fromEntries(
+        (agent.input_properties ?? [])
+          .filter((p) => p.required)
+          .map((p) => [p.name, p.examples?.[0] ?? p.default ?? `${sandbox.siteUrl}/shop`]),
+      );
+      const run = await c.runAgent({ agent: agent.name, params });
+      expect(run.task_id).toEqual(expect.any(String));
+      await expect(c.runAgentAsync({ agent: agent.name, params })).resolves.toMatchObject({
+        task_id: expect.any(String),
+      });
+      await expect(c.agentsAsync({ agent: agent.name, params })).resolves.toMatchObject({
+        task_id: expect.any(String),
+      });
+      await expect(
+        c.agentsBatch({ inputs: [{ params }], shared_inputs: { agent: agent.name } }),
+      ).resolves.toMatchObject({
+        batch_size: 1,
+      });
+
+      const domain = await c.checkDomainHealth({ domains: ["example.com", "shop.example"] });
+      expect(domain.domains.map((d) => d.domain)).toEqual(["example.com", "shop.example"]);
+      await expect(c.domainDriver({ url: "example.com" })).resolves.toMatchObject({
+        driver: expect.any(String),
+      });
+
+      const crawl = await c.crawl({ url: `${sandbox.siteUrl}/`, limit: 3 });
+      await expect(c.getCrawl(crawl.crawl_id)).resolves.toMatchObject({
+        crawl: { total: expect.any(Number) },
+      });
+      await expect(c.mapAsync({ url: `${sandbox.siteUrl}/` })).resolves.toMatchObject({
+        task_id: expect.any(String),
+      });
+
+      const runs = await c.jobRuns("job_daily_prices", { limit: 200 });
+      expect(runs.items.length).toBeGreaterThan(0);
+      const done = runs.items.find((r) => (r.artifact_ids ?? []).length > 0);
+      expect(done).toBeDefined();
+      const link = await c.artifactDownloadUrl(done!.id, done!.artifact_ids![0]);
+      expect(link.url).toContain("/downloads/");
+
+      const event = await c.socialEvent("social1", "evt42", { transform: true });
+      expect(event.event.id).toEqual(expect.any(String));
+      const raw = await c.socialEventRaw("social1", "evt42");
+      expect(raw).toHaveProperty("data");
+      await expect(c.socialEvent("social1", "evt42", { transform: false })).rejects.toMatchObject({
+        code: "invalid_argument",
+      });
+      const legacyCalls = sandbox.requests.filter((r) => r.path.startsWith("/legacy/api/v1/realtime/"));
+      expect(legacyCalls.every((r) => r.auth === "basic")).toBe(true);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("validates template runs, template batches and version listings", async () => {
+    const c = newClient();
+    const versions = await c.listTemplateVersions("ecommerce_product", { limit: 1 });
+    expect(versions).toMatchObject({ limit: 1, offset: 0, items: [{ name: "ecommerce_product" }] });
+    const sample = versions.items[0].samples?.[0]?.input as { params?: Record<string, unknown> } | undefined;
+    const params = sample?.params ?? (sample as Record<string, unknown>);
+    const run = await c.runTemplate({ template: "ecommerce_product", params });
+    expect(run.task_id).toEqual(expect.any(String));
+    const batch = await c.templatesBatch({
+      inputs: [{ params }],
+      shared_inputs: { template: "ecommerce_product" },
+    });
+    expect(batch.batch_size).toBe(1);
+  });
+});

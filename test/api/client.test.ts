@@ -84,6 +84,24 @@ describe("requests", () => {
     );
   });
 
+  it("reads the raw legacy record with transform=false through socialEventRaw", async () => {
+    const raw = { data: { event: { eventID: "e1" } } };
+    const { server } = await setup((_req, res) => json(res, 200, raw));
+    client = new WebDataClient({
+      baseUrl: server.url,
+      apiKey: KEY,
+      legacyBaseUrl: server.url,
+      legacyAuth: "u:p",
+    });
+    await expect(client.socialEventRaw("social1", "e1")).resolves.toEqual(raw);
+    expect(server.requests[0].url).toBe(
+      "/api/v1/realtime/social/social1/v1/events/e1/details?transform=false",
+    );
+    const err = await failure(client.socialEvent("social1", "e1", { transform: false }));
+    expect(err.code).toBe("invalid_argument");
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("refuses the legacy endpoint when it is not configured", async () => {
     const { client } = await setup((_req, res) => json(res, 200, {}));
     const err = await failure(client.socialEvent("social1", "e1"));

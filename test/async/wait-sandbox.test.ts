@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 afterEach(async () => {
   sandbox.faults.clear();
-  sandbox.configure({ taskLatencyMs: 300 });
+  sandbox.configure({ taskLatencyMs: 300, crawlPageMs: 100 });
   await client?.close();
 });
 
@@ -104,6 +104,31 @@ describe("waitFor against the sandbox", () => {
     expect(progress.at(-1)).toMatchObject({ progress: 20, total: 20 });
     for (let i = 1; i < progress.length; i++)
       expect(progress[i].progress).toBeGreaterThan(progress[i - 1].progress);
+  });
+
+  it("follows a crawl until it succeeds, with page counts as progress", async () => {
+    const c = newClient();
+    sandbox.configure({ crawlPageMs: 50 });
+    const { crawl_id } = await c.crawl({ url: `${sandbox.siteUrl}/`, limit: 5 });
+    const progress: Progress[] = [];
+    const outcome = await waitFor(
+      c,
+      { kind: "crawl", id: crawl_id },
+      { onProgress: (p) => void progress.push(p) },
+    );
+    expect(outcome).toMatchObject({ status: "done", state: "succeeded" });
+    const total = (outcome.record as { total: number }).total;
+    expect(progress.at(-1)).toMatchObject({ progress: total, total });
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i].progress).toBeGreaterThan(progress[i - 1].progress);
+  });
+
+  it("returns failed for a crawl that fails", async () => {
+    const c = newClient();
+    sandbox.faults.add({ kind: "crawl_fail", count: 1 });
+    const { crawl_id } = await c.crawl({ url: `${sandbox.siteUrl}/`, limit: 3 });
+    const outcome = await waitFor(c, { kind: "crawl", id: crawl_id });
+    expect(outcome).toMatchObject({ status: "failed", state: "failed" });
   });
 
   it("returns on the task's callback", async () => {

@@ -1,0 +1,71 @@
+/** The option, argument and response types of WebDataClient (re-exported by client.ts). */
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+import type { Timeouts } from "./http.js";
+import type {
+  AgentBatchRequestSchema,
+  ArtifactDownloadSchema,
+  BatchDetailSchema,
+  BatchListResponseSchema,
+  CrawlIdResponseSchema,
+  DomainHealthResponseSchema,
+  DriverKnowledgeSchema,
+  JobRunListSchema,
+  SocialEventResponseSchema,
+  TaskIdResponseSchema,
+  TaskListResponseSchema,
+  TaskStatusResponseSchema,
+  TemplateBatchRequestSchema,
+  TemplateVersionListSchema,
+} from "./schemas.js";
+
+export interface WebDataClientOptions {
+  /** `{base_url}`; a trailing slash or a path prefix is accepted. */
+  baseUrl: string;
+  apiKey: string;
+  /** `{legacy_base_url}` for the legacy realtime endpoint. */
+  legacyBaseUrl?: string;
+  /** The legacy endpoint's Basic credential, "user:pass". */
+  legacyAuth?: string;
+  /** Client-side request rate per API key (default 83, the documented limit). */
+  maxRps?: number;
+  timeouts?: Partial<Timeouts>;
+  /** Total attempts per call, the first included (default 4). */
+  maxAttempts?: number;
+  /** Total time a call may spend retrying, in ms (default 30000). */
+  retryDeadlineMs?: number;
+  /** An undici dispatcher to use instead of the client's own pool (the client does not close it). */
+  dispatcher?: Dispatcher;
+  userAgent?: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+type Infer<S extends z.ZodType> = z.infer<S>;
+
+export type TaskStatusResponse = Infer<typeof TaskStatusResponseSchema>;
+export type TaskIdResponse = Infer<typeof TaskIdResponseSchema>;
+export type TaskListResponse = Infer<typeof TaskListResponseSchema>;
+export type BatchListResponse = Infer<typeof BatchListResponseSchema>;
+export type BatchDetail = Infer<typeof BatchDetailSchema>;
+export type TemplateVersionList = Infer<typeof TemplateVersionListSchema>;
+export type CrawlIdResponse = Infer<typeof CrawlIdResponseSchema>;
+export type DomainHealthResponse = Infer<typeof DomainHealthResponseSchema>;
+export type DriverKnowledge = Infer<typeof DriverKnowledgeSchema>;
+export type JobRunList = Infer<typeof JobRunListSchema>;
+export type ArtifactDownload = Infer<typeof ArtifactDownloadSchema>;
+export type SocialEventResponse = Infer<typeof SocialEventResponseSchema>;
+export type AgentBatchRequest = z.input<typeof AgentBatchRequestSchema>;
+export type TemplateBatchRequest = z.input<typeof TemplateBatchRequestSchema>;
+export interface AgentListQuery {
+  privacy?: "public" | "private" | "all";
+  managed_by?: "vendor" | "community" | "self_managed";
+  limit?: number;
+  offset?: number;
+}
+export interface PageQuery {
+  limit?: number;
+  offset?: number;
+}
