@@ -47,6 +47,8 @@ export type WaitOutcome =
     };
 
 export const DEFAULT_WAIT_MS = 50_000;
+/** setTimeout's largest delay (about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
 /** A poll is not started when less than this is left before the deadline. */
 const MIN_POLL_WINDOW_MS = 25;
 /** Errors that polling again cannot fix. */
@@ -98,7 +100,7 @@ export async function waitFor(
 
   // `stop` ends everything this wait started: at the deadline, on cancel, and when it returns.
   const stop = new AbortController();
-  const deadlineTimer = setTimeout(() => stop.abort(), deadlineMs);
+  const deadlineTimer = setTimeout(() => stop.abort(), Math.min(deadlineMs, MAX_TIMER_MS));
   const onUserAbort = () => stop.abort();
   userSignal?.addEventListener("abort", onUserAbort, { once: true });
 

@@ -215,3 +215,40 @@ describe("cancellation", () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe("secrets", () => {
+  /** Every run of 5 characters of `secret`. */
+  const fragments = (secret: string) =>
+    Array.from({ length: secret.length - 4 }, (_, i) => secret.slice(i, i + 5));
+
+  it.each([400, 401, 402, 404, 422, 429, 500, 503])(
+    "a %i whose body echoes the key and credential leaks no part of them",
+    async (status) => {
+      const apiKey = "wd_live_0123456789abcdefXYZ";
+      const legacyAuth = "legacy-user:legacy-pass-98765";
+      const encoded = Buffer.from(legacyAuth).toString("base64");
+      const echo = `key ${apiKey} / ${apiKey.slice(3, 15)} / ${encoded} / legacy-pass-98765`;
+      const { server } = await setup((_req, res) =>
+        status === 422
+          ? json(res, 422, { detail: [{ loc: ["body", apiKey], msg: echo, type: "x", input: apiKey }] })
+          : status === 429
+            ? json(res, 429, { error: { code: "RATE_LIMIT_EXCEEDED", message: echo, retry_after: 60 } })
+            : json(res, status, { error: { code: apiKey, message: echo } }),
+      );
+      client = new WebDataClient({ baseUrl: server.url, apiKey, legacyAuth, maxAttempts: 1 });
+      const err = await failure(client.getTask("t"));
+      const shown = [
+        err.message,
+        String(err),
+        err.stack ?? "",
+        JSON.stringify(err),
+        JSON.stringify(err.detail ?? null),
+      ];
+      for (const text of shown) {
+        for (const f of [...fragments(apiKey), ...fragments(encoded), ...fragments("legacy-pass-98765")]) {
+          expect(text).not.toContain(f);
+        }
+      }
+    },
+  );
+});

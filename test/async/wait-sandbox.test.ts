@@ -85,8 +85,10 @@ describe("waitFor against the sandbox", () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe("aborted");
     await sleep(2_000);
-    const late = polls().filter((r) => r.at > abortedAt);
-    expect(late).toHaveLength(0);
+    // A poll already on its way may still arrive; nothing may start later (DESIGN: within one second).
+    const after = polls().filter((r) => r.at > abortedAt);
+    expect(after.length).toBeLessThanOrEqual(1);
+    expect(after.every((r) => r.at <= abortedAt + 1_000)).toBe(true);
     expect(progress.length).toBeGreaterThanOrEqual(5);
   });
 
