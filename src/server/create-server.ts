@@ -14,6 +14,7 @@ import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "
 import { createLogger, type ServerLogger } from "./logging.js";
 import { registerDefinedTool } from "./register-tools.js";
 import { ToolTaskStore } from "./tasks.js";
+import { installToolListCache } from "./tool-list.js";
 import { SERVER_NAME, VERSION } from "./version.js";
 
 export interface CreateServerOptions {
@@ -74,6 +75,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       instructions: INSTRUCTIONS,
     },
   );
+  installToolListCache(server);
   const detachLogger = logger.attach(server);
   const services: ToolServices = options.services ?? {};
   const deps = { config, client, services, log: logger, redact: redactText, taskStore };

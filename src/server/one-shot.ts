@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.js";
+import { ALL_TOOLS } from "../tools/registry.js";
 import { createServer } from "./create-server.js";
 import { createLogger } from "./logging.js";
 import { VERSION } from "./version.js";
@@ -32,7 +33,8 @@ export async function listToolsText(config: Config): Promise<string> {
     const width = Math.max(...tools.map((t) => t.name.length));
     return tools
       .map((t) => {
-        const toolset = String(t._meta?.["web-data/toolset"] ?? "");
+        const toolset =
+          ALL_TOOLS.find((d) => d.name === t.name)?.toolset ?? (t.name.startsWith("agent_") ? "agents" : "");
         const line = (t.description ?? "").split("\n")[0];
         return `${t.name.padEnd(width)}  ${`[${toolset}]`.padEnd(12)}  ${line}`;
       })

@@ -38,7 +38,6 @@ export function registerDefinedTool(
     inputSchema: tool.input,
     outputSchema: tool.output,
     annotations: toolAnnotations(tool),
-    _meta: { "web-data/toolset": tool.toolset },
   };
   if (!tool.longRunning) {
     return server.registerTool(tool.name, base, (args: unknown, extra: Extra) =>

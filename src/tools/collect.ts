@@ -13,7 +13,7 @@ export const taskItem = z.object({
   url: z.string().optional(),
   state: z.string(),
   status_code: z.number().optional(),
-  content: z.string().optional().describe("Markdown, clipped"),
+  content: z.string().optional(),
   total_chars: z.number().optional(),
   error: z.string().optional(),
 });

@@ -14,11 +14,11 @@ export const crawlSite = defineTool({
   name: "crawl_site",
   title: "Crawl a site",
   description:
-    "Crawl a site from a start URL, following links, and return each page's URL and Markdown (as much as fits). For only the URL list use map_site.",
+    "Crawl a site from a start URL following links; returns each page's URL and Markdown as far as max_chars allows. For URLs only use map_site.",
   toolset: "crawl",
   input: {
     url: urlArg.describe("Start URL"),
-    limit: z.number().int().min(1).max(1000).default(10).describe("Most pages to crawl"),
+    limit: z.number().int().min(1).max(1000).default(10).describe("Max pages"),
     max_chars: maxCharsArg,
   },
   output: {

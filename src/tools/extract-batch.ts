@@ -19,15 +19,15 @@ export const extractBatch = defineTool({
   name: "extract_batch",
   title: "Extract many pages",
   description:
-    "Fetch up to 1000 pages in one batch and return each page's Markdown (as much as fits). Use instead of many extract_page calls.",
+    "Read up to 1000 pages in one batch; returns each page's Markdown as far as max_chars allows. Prefer over many extract_page calls.",
   toolset: "extract",
   input: {
     inputs: z
       .array(z.object({ url: urlArg, ...options }))
       .min(1)
       .max(1000)
-      .describe("One item per page; members override shared_inputs"),
-    shared_inputs: z.object(options).optional().describe("Defaults for every item"),
+      .describe("Items override shared_inputs"),
+    shared_inputs: z.object(options).optional(),
     max_chars: maxCharsArg,
   },
   output: {

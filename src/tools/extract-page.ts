@@ -8,29 +8,27 @@ import { pageShape, shapePage } from "./page-format.js";
 import { longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
 import { defineTool } from "./tool.js";
 
-export const urlArg = z
-  .url({
-    protocol: /^https?$/,
-    error: (issue) =>
-      issue.input === undefined ? "required" : "must be an absolute http(s) URL, e.g. https://example.com/page",
-  })
-  .describe("Absolute http(s) URL");
+export const urlArg = z.url({
+  protocol: /^https?$/,
+  error: (issue) =>
+    issue.input === undefined ? "required" : "must be an absolute http(s) URL, e.g. https://example.com/page",
+});
 
 export const extractPage = defineTool({
   name: "extract_page",
   title: "Extract a web page",
   description:
-    "Fetch one web page and return its content as Markdown (optionally HTML, headers, links, a screenshot). Use render for JavaScript-heavy pages.",
+    "Read one web page as Markdown (or HTML, headers, links, screenshot). Use render for JavaScript-heavy pages.",
   toolset: "extract",
   input: {
     url: urlArg,
-    render: z.boolean().default(false).describe("Render JavaScript in a browser (slower)"),
+    render: z.boolean().default(false).describe("Run JavaScript first (slower)"),
     formats: z
       .array(z.enum(EXTRACT_FORMATS))
       .min(1)
       .default(["markdown"])
-      .describe("screenshot implies rendering"),
-    country: z.string().length(2).optional().describe("ISO alpha-2 country to fetch from"),
+      .describe("screenshot implies render"),
+    country: z.string().length(2).optional().describe("ISO alpha-2"),
     max_chars: maxCharsArg,
   },
   output: { ...longToolShape, ...pageShape },

@@ -138,13 +138,13 @@ export const getTask = defineTool({
   name: "get_task",
   title: "Get task, batch or crawl",
   description:
-    "Check a task, batch or crawl started earlier and get its results once done. Give exactly one id. Use offset to read on where a result was cut.",
+    "State and results of a task, batch or crawl (exactly one id). Resumes long tools' handles; offset reads on where a result was cut.",
   toolset: "tasks",
   input: {
     task_id: idArg.optional(),
     batch_id: idArg.optional(),
     crawl_id: idArg.optional(),
-    offset: offsetArg.describe("Task: character offset; batch/crawl/map: item offset"),
+    offset: offsetArg.describe("Chars (page) or items (batch, crawl, map) to skip"),
     max_chars: maxCharsArg,
   },
   output: {

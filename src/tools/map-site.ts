@@ -32,8 +32,8 @@ export const mapSite = defineTool({
   description: "List the URLs of a site (its map) without fetching their content. Use before extract_batch.",
   toolset: "crawl",
   input: {
-    url: urlArg.describe("Site URL"),
-    limit: z.number().int().min(1).max(5000).optional().describe("Most URLs to return"),
+    url: urlArg,
+    limit: z.number().int().min(1).max(5000).optional().describe("Max URLs"),
     max_chars: maxCharsArg,
   },
   output: {

@@ -21,8 +21,6 @@ export const pageShape = {
   next_offset: z.number().optional().describe("Pass as offset to get_task to read on"),
   headers: z.record(z.string(), z.string()).optional(),
   links: z.array(z.string()).optional(),
-  links_total: z.number().optional(),
-  screenshots: z.number().optional(),
 };
 
 export interface ShapedPage {
@@ -36,8 +34,6 @@ export interface ShapedPage {
     next_offset?: number;
     headers?: Record<string, string>;
     links?: string[];
-    links_total?: number;
-    screenshots?: number;
   };
   text: string;
   images: ToolImage[];
@@ -90,13 +86,11 @@ export function shapePage(result: TaskResult, maxChars: number, offset = 0): Sha
   }
   if (data.links) {
     structured.links = data.links.slice(0, MAX_LINKS);
-    structured.links_total = data.links.length;
     const more = data.links.length > MAX_LINKS ? ` (first ${MAX_LINKS} of ${data.links.length})` : "";
     lines.push("", `Links${more}:`, ...structured.links.map((l) => `- ${l}`));
   }
   const images = screenshotImages(data.screenshots);
   if (images.length > 0) {
-    structured.screenshots = images.length;
     lines.push("", `Screenshot: ${images.length} PNG image(s) attached.`);
   }
   return { structured, text: lines.join("\n"), images };

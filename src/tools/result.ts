@@ -10,15 +10,9 @@ import type { ToolResult } from "./tool.js";
 export const DEFAULT_MAX_CHARS = 20_000;
 
 /** The `max_chars` argument every reading tool takes. */
-export const maxCharsArg = z
-  .number()
-  .int()
-  .min(200)
-  .max(80_000)
-  .default(DEFAULT_MAX_CHARS)
-  .describe("Cut returned text at this many characters (default 20000)");
+export const maxCharsArg = z.number().int().min(200).max(80_000).default(DEFAULT_MAX_CHARS);
 
-export const offsetArg = z.number().int().min(0).default(0).describe("Character offset to read from");
+export const offsetArg = z.number().int().min(0).default(0);
 
 export interface Clip {
   text: string;
@@ -39,25 +33,18 @@ export const ID_FIELD = { task: "task_id", batch: "batch_id", crawl: "crawl_id" 
 export type IdField = (typeof ID_FIELD)[keyof typeof ID_FIELD];
 
 export const resumeSchema = z
-  .object({
-    tool: z.literal("get_task"),
-    arguments: z.object({
-      task_id: z.string().optional(),
-      batch_id: z.string().optional(),
-      crawl_id: z.string().optional(),
-    }),
-  })
-  .describe("The exact get_task call that continues this work");
+  .object({ tool: z.string(), arguments: z.record(z.string(), z.string()) })
+  .describe("The get_task call that continues this work");
 
 /** Members every long tool's output has, so the deadline handle fits its schema. */
 export const longToolShape = {
-  status: z.enum(["done", "pending"]).describe("pending: still running at the deadline, see resume"),
-  state: z.string().optional().describe("Last state reported by the API"),
+  status: z.enum(["done", "pending"]),
+  state: z.string().optional(),
   resume: resumeSchema.optional(),
 };
 
-export function resumeFor(target: WaitTarget) {
-  return { tool: "get_task" as const, arguments: { [ID_FIELD[target.kind]]: target.id } };
+export function resumeFor(target: WaitTarget): { tool: "get_task"; arguments: Record<string, string> } {
+  return { tool: "get_task", arguments: { [ID_FIELD[target.kind]]: target.id } };
 }
 
 /** The non-error result a long tool returns when its wait reached the deadline. */

@@ -95,13 +95,16 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
   return spec as unknown as ToolDefinition;
 }
 
-/** Every annotation derives from `readOnly` / `idempotent`. */
+/**
+ * Every annotation derives from `readOnly` / `idempotent`. The destructive and idempotent hints
+ * only mean something for a tool that writes, so a read-only tool leaves them out.
+ */
 export function toolAnnotations(tool: ToolDefinition): ToolAnnotations {
+  if (tool.readOnly) return { readOnlyHint: true, openWorldHint: true };
   return {
-    title: tool.title,
-    readOnlyHint: tool.readOnly,
+    readOnlyHint: false,
     destructiveHint: false,
-    idempotentHint: tool.idempotent ?? tool.readOnly,
+    idempotentHint: tool.idempotent ?? false,
     openWorldHint: true,
   };
 }

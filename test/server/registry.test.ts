@@ -64,14 +64,18 @@ describe("registry", () => {
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description?.length, tool.name).toBeLessThanOrEqual(300);
-      expect(tool.annotations, tool.name).toMatchObject({
-        readOnlyHint: expect.any(Boolean),
-        destructiveHint: false,
-        idempotentHint: expect.any(Boolean),
-        openWorldHint: true,
-      });
+      const def = ALL_TOOLS.find((d) => d.name === tool.name)!;
+      expect(tool.annotations, tool.name).toEqual(
+        def.readOnly
+          ? { readOnlyHint: true, openWorldHint: true }
+          : {
+              readOnlyHint: false,
+              destructiveHint: false,
+              idempotentHint: def.idempotent ?? false,
+              openWorldHint: true,
+            },
+      );
       expect(tool.outputSchema?.type, tool.name).toBe("object");
-      expect(tool._meta?.["web-data/toolset"], tool.name).toBeTruthy();
     }
   });
 
@@ -92,6 +96,7 @@ describe("registry", () => {
     for (const tool of tools) {
       const expected = LONG_TOOLS.includes(tool.name) ? "optional" : "forbidden";
       expect(tool.execution?.taskSupport ?? "forbidden", tool.name).toBe(expected);
+      if (expected === "forbidden") expect(tool.execution, tool.name).toBeUndefined();
     }
   });
 

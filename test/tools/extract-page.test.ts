@@ -57,7 +57,6 @@ describe("extract_page", () => {
     const image = r.content.find((c) => c.type === "image") as { data: string; mimeType: string };
     expect(image.mimeType).toBe("image/png");
     expect(Buffer.from(image.data, "base64").subarray(1, 4).toString()).toBe("PNG");
-    expect(r.structuredContent.screenshots).toBe(1);
   });
 
   it("extract_page(headers, links, html)", async () => {

@@ -1,0 +1,191 @@
+// Server benchmarks (run `npm run build` first): the built stdio server `node dist/cli.js` against
+// the in-process sandbox, driven by the SDK client.
+// - spawn → initialize + tools/list (median of 10 spawns);
+// - size of tools/list in o200k tokens, all tools and per tool, with and without output schemas;
+// - MCP round-trip overhead of a tool call over the raw API call it makes (median);
+// - tokens of a default serp_search result with 10 organic results.
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { WebDataClient } from "../dist/api/client.js";
+import { startSandbox } from "../dist/sandbox/index.js";
+import { median, printTable, round } from "./table.mjs";
+
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const KEY = "wdk_BENCHQZXJVKWPRTMNHG";
+const SPAWNS = 10;
+const CALLS = 200;
+const tokens = (value) => encode(typeof value === "string" ? value : JSON.stringify(value)).length;
+
+async function connect(sandbox, extraEnv = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI],
+    env: {
+      ...getDefaultEnvironment(),
+      WEBDATA_BASE_URL: sandbox.url,
+      WEBDATA_API_KEY: KEY,
+      WEBDATA_MAX_RPS: "1000000",
+      ...extraEnv,
+    },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "bench", version: "0" });
+  await client.connect(transport);
+  return { client, close: () => client.close() };
+}
+
+async function startup(sandbox) {
+  const times = [];
+  for (let i = 0; i < SPAWNS; i++) {
+    const t0 = performance.now();
+    const { client, close } = await connect(sandbox);
+    await client.listTools();
+    times.push(performance.now() - t0);
+    await close();
+  }
+  const value = median(times);
+  return [
+    {
+      metric: `spawn → initialize + tools/list, median of ${SPAWNS}`,
+      value,
+      unit: "ms",
+      compare: `min ${round(Math.min(...times))} ms`,
+      target: "≤ 150 ms",
+      ok: value <= 150,
+    },
+  ];
+}
+
+async function listSize(sandbox) {
+  // Every static tool: all toolsets, legacy included.
+  const { client, close } = await connect(sandbox, {
+    WEBDATA_TOOLSETS: "all",
+    WEBDATA_LEGACY_AUTH: "demo:demo",
+  });
+  try {
+    const { tools } = await client.listTools();
+    const bare = tools.map(({ outputSchema: _o, ...rest }) => rest);
+    const full = tokens({ tools });
+    const noOutput = tokens({ tools: bare });
+    const rows = [
+      {
+        metric: `tools/list, ${tools.length} tools, with output schemas`,
+        value: full,
+        unit: "tokens",
+        target: "≤ 3500",
+        ok: full <= 3500,
+      },
+      {
+        metric: `tools/list, ${tools.length} tools, without output schemas`,
+        value: noOutput,
+        unit: "tokens",
+      },
+    ];
+    for (const [i, tool] of tools.entries()) {
+      const without = tokens(bare[i]);
+      rows.push({
+        metric: `  ${tool.name} (without / with output schema)`,
+        value: without,
+        unit: "tokens",
+        compare: `${tokens(tool)} with`,
+        target: "≤ 200",
+        ok: without <= 200,
+      });
+    }
+    return rows;
+  } finally {
+    await close();
+  }
+}
+
+/** Median time of `fn` over CALLS calls, interleaved with `other` so drift hits both alike. */
+async function paired(a, b) {
+  const am = [];
+  const bm = [];
+  for (let i = 0; i < 20; i++) await Promise.all([a(), b()]);
+  for (let i = 0; i < CALLS; i++) {
+    for (const [fn, out] of i % 2
+      ? [
+          [a, am],
+          [b, bm],
+        ]
+      : [
+          [b, bm],
+          [a, am],
+        ]) {
+      const t0 = performance.now();
+      await fn();
+      out.push(performance.now() - t0);
+    }
+  }
+  return [median(am), median(bm)];
+}
+
+async function roundTrip(sandbox) {
+  const { client, close } = await connect(sandbox);
+  const api = new WebDataClient({ baseUrl: sandbox.url, apiKey: KEY, maxRps: 1_000_000 });
+  const rows = [];
+  try {
+    const cases = [
+      [
+        "serp_search",
+        { search_engine: "engine1_search", query: "hiking boots" },
+        () => api.serp({ search_engine: "engine1_search", query: "hiking boots" }),
+      ],
+      [
+        "extract_page",
+        { url: `${sandbox.siteUrl}/` },
+        () => api.extract({ url: `${sandbox.siteUrl}/`, render: false, formats: ["markdown"] }),
+      ],
+    ];
+    for (const [name, args, raw] of cases) {
+      const viaMcp = async () => {
+        const r = await client.callTool({ name, arguments: args });
+        if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
+      };
+      const [mcpMs, rawMs] = await paired(viaMcp, raw);
+      const overhead = mcpMs - rawMs;
+      rows.push({
+        metric: `${name}: MCP round trip over the raw API call, median`,
+        value: overhead,
+        unit: "ms",
+        compare: `MCP ${round(mcpMs)} ms vs API ${round(rawMs)} ms`,
+        target: "≤ 1 ms",
+        ok: overhead <= 1,
+      });
+    }
+    const serp = await client.callTool({
+      name: "serp_search",
+      arguments: { search_engine: "engine1_search", query: "hiking boots", num_results: 10 },
+    });
+    const organic = serp.structuredContent?.results?.length ?? 0;
+    const size = tokens(serp.content.map((c) => c.text ?? "").join("\n")) + tokens(serp.structuredContent);
+    rows.push({
+      metric: `serp_search result, ${organic} organic results (text + structured)`,
+      value: size,
+      unit: "tokens",
+      compare: `text ${tokens(serp.content[0].text)}, structured ${tokens(serp.structuredContent)}`,
+      target: "≤ 1500",
+      ok: size <= 1500 && organic === 10,
+    });
+    return rows;
+  } finally {
+    await close();
+    await api.close();
+  }
+}
+
+export async function run() {
+  const sandbox = await startSandbox({ rateLimit: 1_000_000, key: KEY });
+  try {
+    return [...(await startup(sandbox)), ...(await listSize(sandbox)), ...(await roundTrip(sandbox))];
+  } finally {
+    await sandbox.close();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  printTable((await run()).map((r) => ({ group: "server", ...r })));
+}
