@@ -14,24 +14,15 @@ import { mergePages, type PageOutcome, type ResolvedAgent } from "./run.js";
 
 export const pagesOutputShape = {
   agent: z.string(),
-  task_id: z.string().optional().describe("Task of a one-page run"),
-  parsing: z.unknown().optional().describe("data.parsing, merged across pages"),
+  task_id: z.string().optional(),
+  parsing: z.unknown().optional().describe("data.parsing, pages merged"),
   pages: z
-    .array(
-      z.object({
-        page: z.number(),
-        task_id: z.string().optional(),
-        status_code: z.number().optional(),
-        items: z.number().describe("Array items this page contributed, in order"),
-      }),
-    )
-    .optional(),
-  failures: z.array(z.object({ page: z.number(), task_id: z.string(), error: z.string() })).optional(),
-  tasks: z
-    .array(z.object({ page: z.number(), task_id: z.string() }))
+    .array(z.looseObject({ page: z.number(), items: z.number() }))
     .optional()
-    .describe("Every page's task"),
-  content: z.string().optional().describe("Page bodies asked for with formats"),
+    .describe("Per page: task_id, status_code, items added to the merged arrays"),
+  failures: z.array(z.looseObject({ page: z.number(), error: z.string() })).optional(),
+  tasks: z.array(z.looseObject({ page: z.number(), task_id: z.string() })).optional(),
+  content: z.string().optional(),
   notes: z.array(z.string()).optional(),
 };
 

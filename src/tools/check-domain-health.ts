@@ -25,16 +25,15 @@ function domainProblem(raw: string): string | undefined {
   return `"${raw}" is not a bare domain${suggestion}. Pass domains like example.com, not https://example.com/x.`;
 }
 
-const entry = z.object({
-  domain: z.string(),
-  status: z.string(),
-  success_rate: z.number().optional(),
-  consecutive_bad_windows: z.number().optional(),
-  history: z.array(z.record(z.string(), z.unknown())).optional().describe("Most recent windows"),
-  driver: z
-    .object({ driver: z.string(), antibot_systems: z.array(z.string()), requires_js_rendering: z.boolean() })
-    .optional(),
-});
+const entry = z.looseObject({ domain: z.string(), status: z.string() });
+type Entry = {
+  domain: string;
+  status: string;
+  success_rate?: number;
+  consecutive_bad_windows?: number;
+  history?: Record<string, unknown>[];
+  driver?: { driver: string; antibot_systems: string[]; requires_js_rendering: boolean };
+};
 
 export const checkDomainHealth = defineTool({
   name: "check_domain_health",
@@ -49,7 +48,9 @@ export const checkDomainHealth = defineTool({
       .default(false)
       .describe(`Driver knowledge too (up to ${MAX_DRIVER_DOMAINS} domains)`),
   },
-  output: { domains: z.array(entry) },
+  output: {
+    domains: z.array(entry).describe("Per domain: success_rate, consecutive_bad_windows, history, driver"),
+  },
   readOnly: true,
   async handler(args, ctx) {
     const problems = args.domains.map(domainProblem).filter((p): p is string => p !== undefined);
@@ -70,7 +71,7 @@ export const checkDomainHealth = defineTool({
         : undefined,
     ]);
     const rows = health.domains.map((d, i) => {
-      const row: z.infer<typeof entry> = { domain: d.domain, status: d.status };
+      const row: Entry = { domain: d.domain, status: d.status };
       if (d.success_rate !== undefined) row.success_rate = d.success_rate;
       if (d.consecutive_bad_windows !== undefined) row.consecutive_bad_windows = d.consecutive_bad_windows;
       if (d.history) row.history = d.history.slice(0, HISTORY_KEPT);

@@ -7,20 +7,21 @@ import { z } from "zod";
 import { ToolError } from "./errors.js";
 import { defineTool } from "./tool.js";
 
-const run = z.object({
-  id: z.string(),
-  job_id: z.string(),
-  status: z.string(),
-  triggered_by: z.string(),
-  created_at: z.string(),
-  started_at: z.string().optional(),
-  finished_at: z.string().optional(),
-  input_count: z.number().optional(),
-  result_count: z.number().optional(),
-  artifact_ids: z.array(z.string()).optional(),
-});
+const run = z.looseObject({ id: z.string(), status: z.string() });
+type Run = {
+  id: string;
+  job_id: string;
+  status: string;
+  triggered_by: string;
+  created_at: string;
+  started_at?: string;
+  finished_at?: string;
+  input_count?: number;
+  result_count?: number;
+  artifact_ids?: string[];
+};
 
-const idArg = (what: string) => z.string().trim().min(1).max(200).describe(what);
+const idArg = () => z.string().trim().min(1).max(200);
 
 export const jobRuns = defineTool({
   name: "job_runs",
@@ -29,21 +30,19 @@ export const jobRuns = defineTool({
     "List the runs of a recurring job (status, counts, artifacts), page by page. With run_id and artifact_id, get a temporary download URL for that run's artifact.",
   toolset: "jobs",
   input: {
-    job_id: idArg("Job id").optional(),
+    job_id: idArg().optional(),
     limit: z.number().int().min(1).max(200).default(20),
     offset: z.number().int().min(0).default(0),
-    run_id: idArg("Run id (with artifact_id)").optional(),
-    artifact_id: idArg("Artifact id (with run_id)").optional(),
+    run_id: idArg().optional(),
+    artifact_id: idArg().optional(),
   },
   output: {
     job_id: z.string().optional(),
-    runs: z.array(run).optional(),
+    runs: z.array(run).optional().describe("Also: created_at, finished_at, result_count, artifact_ids"),
     total: z.number().optional(),
     offset: z.number().optional(),
     next_offset: z.number().optional(),
-    download: z
-      .object({ url: z.string(), expires_at: z.string(), run_id: z.string(), artifact_id: z.string() })
-      .optional(),
+    download: z.looseObject({ url: z.string(), expires_at: z.string() }).optional(),
   },
   readOnly: true,
   async handler(args, ctx) {
@@ -75,7 +74,7 @@ export const jobRuns = defineTool({
     }
     const list = await ctx.client.jobRuns(args.job_id, { limit: args.limit, offset: args.offset }, opts);
     const runs = list.items.map((r) => {
-      const row: z.infer<typeof run> = {
+      const row: Run = {
         id: r.id,
         job_id: r.job_id,
         status: r.status,

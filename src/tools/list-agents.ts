@@ -13,27 +13,17 @@ import { defineTool } from "./tool.js";
 const MANAGED_BY = ["vendor", "community", "self_managed"] as const;
 const LIST_MAX_AGE_MS = 60 * 60_000;
 
-const row = z.object({
-  name: z.string(),
-  display_name: z.string(),
-  domain: z.string().nullable().optional(),
-  vertical: z.string().nullable().optional(),
-  managed_by: z.string().optional(),
-  is_public: z.boolean(),
-  description: z.string().optional(),
-});
-
-const paramRow = z.object({
-  name: z.string(),
-  type: z.string(),
-  required: z.boolean(),
-  description: z.string(),
-  rules: z.array(z.string()),
-  examples: z.array(z.unknown()).nullable(),
-  default: z.unknown().optional(),
-  pagination: z.boolean(),
-  localization: z.boolean(),
-});
+/** Listed agent: name, display_name, domain, vertical, managed_by, is_public, description. */
+const row = z.looseObject({ name: z.string() });
+type Row = {
+  name: string;
+  display_name: string;
+  domain?: string;
+  vertical?: string;
+  managed_by?: string;
+  is_public: boolean;
+  description?: string;
+};
 
 const short = (s: string | null | undefined, n = 100) =>
   !s ? undefined : s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s;
@@ -57,26 +47,21 @@ export const listAgents = defineTool({
     "Find pre-built extraction agents by text (site, vertical, purpose) or owner. Pass name to get that agent's params, with examples, before run_agent.",
   toolset: "agents",
   input: {
-    name: z.string().min(1).optional().describe("One agent's full input description"),
-    query: z.string().optional().describe("Words matched in name, description, domain, vertical"),
+    name: z.string().min(1).optional().describe("Get this agent's params"),
+    query: z.string().optional().describe("Words to match"),
     privacy: z.enum(["public", "private", "all"]).default("all"),
     managed_by: z.enum(MANAGED_BY).optional(),
     limit: z.number().int().min(1).max(200).default(50),
     offset: z.number().int().min(0).default(0),
   },
   output: {
-    total: z.number().describe("Agents matching the filters"),
+    total: z.number(),
     agents: z.array(row),
     next_offset: z.number().optional(),
-    agent: row
-      .extend({
-        params: z.array(paramRow),
-        example_params: z.record(z.string(), z.unknown()),
-        output_fields: z.array(z.string()),
-        pagination_param: z.string().optional(),
-        notes: z.array(z.string()).optional(),
-      })
-      .optional(),
+    agent: z
+      .looseObject({ name: z.string(), params: z.array(z.looseObject({ name: z.string() })) })
+      .optional()
+      .describe("With name: the agent, its params (rules, examples), example_params, output_fields"),
   },
   readOnly: true,
   async handler(args, ctx) {
@@ -137,7 +122,7 @@ export const listAgents = defineTool({
   },
 });
 
-function compact(a: AgentRecord, descriptionChars = 100): z.infer<typeof row> {
+function compact(a: AgentRecord, descriptionChars = 100): Row {
   return {
     name: a.name,
     display_name: a.display_name,

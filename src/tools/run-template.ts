@@ -14,13 +14,6 @@ import { defineTool, type ToolContext } from "./tool.js";
 const FORMATS = ["html", "markdown"] as const;
 const MAX_BATCH_RESULTS = 50;
 
-const versionRow = z.object({
-  version_number: z.number(),
-  id: z.string(),
-  created_at: z.string(),
-  description: z.string().optional(),
-});
-
 export const runTemplate = defineTool({
   name: "run_template",
   title: "Run an extract template",
@@ -28,20 +21,20 @@ export const runTemplate = defineTool({
     "Run a pre-built extract template on its params and get structured JSON; inputs runs many at once. Omit params to see its input schema; list_versions lists its versions.",
   toolset: "templates",
   input: {
-    template: z.string().min(1).describe("Template name"),
-    params: z.record(z.string(), z.unknown()).optional().describe("Template params; omit to see the schema"),
+    template: z.string().min(1),
+    params: z.record(z.string(), z.unknown()).optional().describe("Omit to see the input schema"),
     inputs: z
       .array(z.object({ params: z.record(z.string(), z.unknown()) }))
       .min(1)
       .max(1000)
       .optional()
-      .describe("Batch: one run per item"),
+      .describe("Batch: one run each"),
     formats: z.array(z.enum(FORMATS)).optional(),
     localization: z.boolean().optional(),
-    version: z.number().int().min(1).optional().describe("Validate against this version (default latest)"),
+    version: z.number().int().min(1).optional().describe("Default: latest"),
     list_versions: z.boolean().default(false),
-    limit: z.number().int().min(1).max(200).default(20).describe("Versions page size"),
-    offset: z.number().int().min(0).default(0).describe("Versions offset"),
+    limit: z.number().int().min(1).max(200).default(20),
+    offset: z.number().int().min(0).default(0),
     max_chars: maxCharsArg,
   },
   output: {
@@ -50,21 +43,14 @@ export const runTemplate = defineTool({
     version: z.number().optional(),
     task_id: z.string().optional(),
     batch_id: z.string().optional(),
-    parsing: z.unknown().optional().describe("data.parsing of a single run"),
+    parsing: z.unknown().optional(),
     content: z.string().optional(),
     results: z
-      .array(
-        z.object({
-          index: z.number(),
-          task_id: z.string(),
-          state: z.string(),
-          parsing: z.unknown().optional(),
-          error: z.string().optional(),
-        }),
-      )
-      .optional(),
+      .array(z.looseObject({ index: z.number(), state: z.string() }))
+      .optional()
+      .describe("Batch: task_id, state, parsing or error per input"),
     input_schema: z.record(z.string(), z.unknown()).optional(),
-    versions: z.array(versionRow).optional(),
+    versions: z.array(z.looseObject({ version_number: z.number() })).optional(),
     total: z.number().optional(),
     next_offset: z.number().optional(),
     notes: z.array(z.string()).optional(),
