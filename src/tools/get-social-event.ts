@@ -4,6 +4,7 @@
  * auth). Toolset `legacy`: registered only when `WEBDATA_LEGACY_AUTH` is set.
  */
 import { z } from "zod";
+import { clip, DEFAULT_MAX_CHARS } from "./result.js";
 import { defineTool } from "./tool.js";
 
 export const getSocialEvent = defineTool({
@@ -26,15 +27,19 @@ export const getSocialEvent = defineTool({
       .describe("The platform's event id"),
     transform: z.boolean().default(true).describe("false returns the raw record"),
   },
-  output: { event: z.record(z.string(), z.unknown()) },
+  output: {
+    event: z.record(z.string(), z.unknown()).optional(),
+    raw: z.record(z.string(), z.unknown()).optional().describe("transform: false"),
+  },
   readOnly: true,
   async handler(args, ctx) {
-    const { event } = await ctx.client.socialEvent(
-      args.platform,
-      args.event_id,
-      { transform: args.transform },
-      { signal: ctx.signal },
-    );
+    const opts = { signal: ctx.signal };
+    if (!args.transform) {
+      const raw = await ctx.client.socialEventRaw(args.platform, args.event_id, opts);
+      const json = JSON.stringify(raw, null, 1);
+      return { structured: { raw }, text: `Raw event record:\n${clip(json, DEFAULT_MAX_CHARS).text}` };
+    }
+    const { event } = await ctx.client.socialEvent(args.platform, args.event_id, { transform: true }, opts);
     const when = [event.start_timestamp, event.end_timestamp]
       .filter((t): t is number => typeof t === "number")
       .map((t) => new Date(t * (t < 1e12 ? 1000 : 1)).toISOString());

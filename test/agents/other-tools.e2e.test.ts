@@ -209,6 +209,17 @@ describe("get_social_event", () => {
     expect(textOf(result)).not.toContain("demo:demo");
   });
 
+  it("get_social_event(transform: false): the raw record", async () => {
+    const r = await call(server, "get_social_event", {
+      platform: "social",
+      event_id: "123456",
+      transform: false,
+    });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent.raw).toBeTypeOf("object");
+    expect(r.structuredContent.event).toBeUndefined();
+  });
+
   it("get_social_event(bad ids): refused with no request", async () => {
     for (const args of [
       { platform: "social", event_id: "../../v1/agents" },
