@@ -7,6 +7,15 @@ export type Format = "html" | "markdown" | "headers" | "links" | "screenshot";
 
 const converter = new NodeHtmlMarkdown({ keepDataImages: false });
 
+/** Only the top of a page shows in a screenshot. */
+const SCREENSHOT_HTML_LIMIT = 100_000;
+
+/** Text lines of the page body, cheaply (for the screenshot's text bars). */
+function visibleText(html: string): string {
+  const body = html.replace(/^[\s\S]*?<body[^>]*>/i, "");
+  return body.replace(/<(p|h\d|li|div|tr|br)[^>]*>/gi, "\n").replace(/<[^>]+>/g, "");
+}
+
 export function toMarkdown(html: string): string {
   return converter.translate(html);
 }
@@ -25,11 +34,11 @@ export function pageData(page: Extract<FetchOutcome, { ok: true }>, formats: rea
   const wanted = new Set(formats && formats.length > 0 ? formats : ["markdown"]);
   const data: Record<string, unknown> = {};
   if (wanted.has("html")) data.html = page.html;
-  if (wanted.has("markdown")) data.markdown = toMarkdown(page.html);
+  if (wanted.has("markdown")) data.markdown = page.markdown ?? toMarkdown(page.html);
   if (wanted.has("headers")) data.headers = pageHeaders(page);
   if (wanted.has("links")) data.links = page.links;
   if (wanted.has("screenshot")) {
-    const text = toMarkdown(page.html.length > 200_000 ? page.html.slice(0, 200_000) : page.html);
+    const text = visibleText(page.html.slice(0, SCREENSHOT_HTML_LIMIT));
     data.screenshots = [{ format: "png", data: screenshotPng(page.title, text).toString("base64") }];
   }
   return data;

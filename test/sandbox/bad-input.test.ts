@@ -18,6 +18,8 @@ const POST_ENDPOINTS = [
   "/v1/crawl",
   "/v1/map/async",
   "/v1/domain-health/check",
+  "/v1/search/async",
+  "/v1/agents/generations",
 ];
 
 /** Bodies every POST endpoint must refuse with a 422, whatever it expects. */
@@ -59,6 +61,9 @@ const WRONG_MEMBER: [string, unknown, (string | number)[]][] = [
   ],
   ["/v1/map/async", { url: "https://a.com", limit: -1 }, ["body", "limit"]],
   ["/v1/domain-health/check", { domains: ["http://a.com"] }, ["body", "domains", 0]],
+  ["/v1/search/async", { search_engine: "engine1_search", num_results: 101 }, ["body", "num_results"]],
+  ["/v1/agents/generations", { description: "d", output_schema: "x" }, ["body", "output_schema"]],
+  ["/v1/agents/generations", { description: "d", output_schema: {}, name: "A!" }, ["body", "name"]],
 ];
 
 describe("bad input never crashes the sandbox", () => {

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { ValidationDetail } from "../../api/schemas.js";
 import { AgentBatchRequestSchema, AgentListQuerySchema, AgentRunRequestSchema } from "../../api/schemas.js";
 import { agentRecord } from "../agents/catalog.js";
+import { GenerationRequestSchema, generatedAgent, outputSchemaProblems } from "../agents/generation.js";
 import { checkParams } from "../agents/params.js";
 import { type AgentRunInput, createAgentTask } from "../agents/run.js";
 import type { SandboxState } from "../context.js";
@@ -141,6 +142,25 @@ export function agentRoutes(state: SandboxState) {
       batch_size: tasks.length,
       tasks: tasks.map((t) => state.tasks.record(t)),
     });
+  });
+
+  r.post("/v1/agents/generations", async (c) => {
+    const body = await parseBody(c, GenerationRequestSchema);
+    if (!body.ok) return body.response;
+    const problems = outputSchemaProblems(body.data.output_schema);
+    const name = body.data.name ?? `custom_agent_${state.catalog.all().length + 1}`;
+    if (state.catalog.get(name)) {
+      problems.push({
+        loc: ["body", "name"],
+        msg: `Value error, agent '${name}' already exists`,
+        type: "value_error",
+        input: name,
+      });
+    }
+    if (problems.length > 0) return validationResponse(c, problems);
+    const agent = generatedAgent(body.data, name);
+    state.catalog.add(agent);
+    return c.json(agent);
   });
 
   return r;

@@ -4,11 +4,21 @@
  * deterministic synthetic page whose title comes from its host and path.
  */
 import { seeded } from "../hash.js";
-import { largeMegabytes, largePageHtml } from "./large.js";
+import { largeMegabytes, largePageHtml, largePageMarkdown } from "./large.js";
 import { findPage, notFoundHtml, renderPage } from "./pages.js";
 
 export type FetchOutcome =
-  | { ok: true; url: string; status: number; title: string; html: string; links: string[]; onSite: boolean }
+  | {
+      ok: true;
+      url: string;
+      status: number;
+      title: string;
+      html: string;
+      links: string[];
+      onSite: boolean;
+      /** Precomputed Markdown, for pages too large to convert. */
+      markdown?: string;
+    }
   | { ok: false; url: string; error: string; errorType: string };
 
 export interface SiteLocation {
@@ -80,14 +90,17 @@ export function fetchTarget(rawUrl: string, where: SiteLocation): FetchOutcome {
   }
   if (path === "/large") {
     const mb = largeMegabytes(url.searchParams.get("mb"));
+    const html = largePageHtml(mb);
+    const title = `Large page (${mb} MB)`;
     return {
       ok: true,
       url: rawUrl,
       status: 200,
-      title: `Large page (${mb} MB)`,
-      html: largePageHtml(mb),
+      title,
+      html,
       links: [],
       onSite: true,
+      markdown: largePageMarkdown(html, mb),
     };
   }
   if (path === "/slow") {
