@@ -7,11 +7,11 @@
 import { InMemoryTaskMessageQueue } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebDataClient } from "../api/client.js";
-import { redact } from "../api/redact.js";
 import { type Config, configSecrets } from "../config.js";
 import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
 import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "../tools/tool.js";
 import { createLogger, type ServerLogger } from "./logging.js";
+import { makeRedactor } from "./redactor.js";
 import { registerDefinedTool } from "./register-tools.js";
 import { ToolTaskStore } from "./tasks.js";
 import { installToolListCache } from "./tool-list.js";
@@ -49,7 +49,7 @@ const INSTRUCTIONS =
 export function createServer(options: CreateServerOptions): WebDataServer {
   const { config } = options;
   const secrets = configSecrets(config);
-  const redactText = (text: string) => redact(text, secrets);
+  const redactText = makeRedactor(secrets);
   const logger = options.logger ?? createLogger({ redact: redactText });
   const ownsClient = !options.client;
   const client =

@@ -12,6 +12,7 @@ import type {
 } from "@modelcontextprotocol/sdk/experimental/tasks";
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { type ToolDefinition, toolAnnotations } from "../tools/tool.js";
 import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
 import type { ToolTaskStore } from "./tasks.js";
@@ -35,8 +36,9 @@ export function registerDefinedTool(
   const base = {
     title: tool.title,
     description: tool.description,
-    inputSchema: tool.input,
-    outputSchema: tool.output,
+    // Built once: given a raw shape, the SDK would build a new z.object on every call.
+    inputSchema: z.object(tool.input),
+    outputSchema: z.object(tool.output),
     annotations: toolAnnotations(tool),
   };
   if (!tool.longRunning) {
@@ -80,7 +82,7 @@ export function registerDefinedTool(
   return server.experimental.tasks.registerToolTask(
     tool.name,
     { ...base, execution: { taskSupport: "optional" } },
-    handler as unknown as ToolTaskHandler<typeof tool.input>,
+    handler as unknown as ToolTaskHandler<typeof base.inputSchema>,
   );
 
   /** Stores the outcome; an implicit task uses the bare store (no status notifications). */

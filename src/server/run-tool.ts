@@ -17,6 +17,7 @@ import type { Config } from "../config.js";
 import { errorResult } from "../tools/errors.js";
 import type { ProgressUpdate, ToolContext, ToolDefinition, ToolResult, ToolServices } from "../tools/tool.js";
 import type { Logger } from "./logging.js";
+import { redactDeep } from "./redactor.js";
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -39,7 +40,7 @@ export function toCallToolResult(result: ToolResult<unknown>, redact: (s: string
   const content: CallToolResult["content"] = [{ type: "text", text: redact(result.text) }];
   for (const image of result.images ?? [])
     content.push({ type: "image", data: image.data, mimeType: image.mimeType });
-  return { content, structuredContent: JSON.parse(redact(JSON.stringify(result.structured))) };
+  return { content, structuredContent: redactDeep(result.structured as Record<string, unknown>, redact) };
 }
 
 function makeProgress(opts: CallOptions): ToolContext["progress"] {
@@ -113,8 +114,9 @@ export async function runTool(
   const started = Date.now();
   try {
     const result = await tool.handler(args as never, makeContext(deps, opts));
-    const checked = outputSchema(tool).safeParse(result.structured);
-    if (!checked.success) {
+    // The SDK checks plain tools' results itself; results of task work it does not check.
+    const checked = tool.longRunning ? outputSchema(tool).safeParse(result.structured) : undefined;
+    if (checked && !checked.success) {
       deps.log.error(`tool ${tool.name} built a result outside its output schema`, {
         issues: checked.error.issues.slice(0, 5).map((i) => `${i.path.join(".")}: ${i.message}`),
       });

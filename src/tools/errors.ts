@@ -6,6 +6,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError, type ErrorCode } from "../api/errors.js";
 import type { ValidationDetail } from "../api/schemas.js";
+import { redactDeep } from "../server/redactor.js";
 
 export const ERROR_META_KEY = "web-data/error";
 
@@ -121,7 +122,7 @@ export function errorResult(error: unknown, redact: (s: string) => string = (s) 
     payload = { code: "upstream_error", message };
     text = `Error [internal]: ${message}`;
   }
-  const safe = JSON.parse(redact(JSON.stringify(payload))) as ErrorPayload;
+  const safe = redactDeep(payload, redact);
   return {
     isError: true,
     content: [{ type: "text", text: redact(text) }],

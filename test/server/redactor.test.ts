@@ -1,0 +1,34 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { redact } from "../../src/api/redact.js";
+import { makeRedactor, redactDeep } from "../../src/server/redactor.js";
+
+describe("makeRedactor", () => {
+  const secret = "wdk_QZXJVKWPRTMNHGZXQ";
+  const fast = makeRedactor([secret, "user:pass-word"]);
+
+  it("replaces every run of more than 4 characters of a secret", () => {
+    expect(fast(`key=${secret}; part=JVKWPR; short=QZXJ`)).toBe(
+      "key=[redacted]; part=[redacted]; short=QZXJ",
+    );
+    expect(fast("no secrets here")).toBe("no secrets here");
+  });
+
+  it("agrees with the client's redact() on arbitrary text", () => {
+    const alphabet = fc.constantFrom(..."wdk_QZXJVKWPRTMNHG user:pass-word abc".split(""));
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 80 }), (chars) => {
+        const text = chars.join("");
+        expect(fast(text)).toBe(redact(text, [secret, "user:pass-word"]));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("redactDeep walks objects and arrays and keeps untouched values", () => {
+    const value = { a: [`x ${secret}`, 1, { b: "clean" }], c: null };
+    expect(redactDeep(value, fast)).toEqual({ a: ["x [redacted]", 1, { b: "clean" }], c: null });
+    const clean = { a: ["clean"] };
+    expect(redactDeep(clean, fast)).toBe(clean);
+  });
+});
