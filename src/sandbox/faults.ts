@@ -24,6 +24,7 @@ const KINDS: readonly FaultKind[] = [
   "task_error",
   "crawl_fail",
 ];
+const MAX_REMEMBERED_HEADERS = 10_000;
 const STATUSES = [400, 401, 402, 404, 422, 429, 500, 502, 503, 504];
 
 interface ActiveFault {
@@ -105,6 +106,7 @@ export class Faults implements FaultController {
     if (fault.count === undefined) return fault;
     const left = this.headerUses.get(header) ?? fault.count;
     if (left <= 0) return undefined;
+    if (this.headerUses.size >= MAX_REMEMBERED_HEADERS) this.headerUses.clear();
     this.headerUses.set(header, left - 1);
     return fault;
   }

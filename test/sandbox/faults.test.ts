@@ -130,6 +130,32 @@ describe("fault injection", () => {
     expect(log.body.requests.at(-1)).toMatchObject({ method: "GET", path: "/v1/batches", status: 200 });
   });
 
+  it("X-Sandbox-Fault asks for status, malformed and latency faults per request", async () => {
+    const status = await call(sandbox, "GET", "/v1/tasks", {
+      headers: { "X-Sandbox-Fault": "status;status=503" },
+    });
+    expect(status.status).toBe(503);
+    expect(status.body.error.code).toBe("SERVICE_UNAVAILABLE");
+    const malformed = await call(sandbox, "GET", "/v1/tasks", {
+      headers: { "X-Sandbox-Fault": "malformed" },
+    });
+    expect(malformed.status).toBe(200);
+    expect(malformed.body).toBeUndefined();
+    const order: string[] = [];
+    const slow = call(sandbox, "GET", "/v1/batches", {
+      headers: { "X-Sandbox-Fault": "latency;ms=400" },
+    }).then((r) => order.push(`slow ${r.status}`));
+    await call(sandbox, "GET", "/v1/tasks").then(() => order.push("fast"));
+    await slow;
+    expect(order).toEqual(["fast", "slow 200"]);
+    const elsewhere = await call(sandbox, "GET", "/v1/tasks", {
+      headers: { "X-Sandbox-Fault": "status;status=500;match=/v1/batches" },
+    });
+    expect(elsewhere.status).toBe(200);
+    const unknown = await call(sandbox, "GET", "/v1/tasks", { headers: { "X-Sandbox-Fault": "explode" } });
+    expect(unknown.status).toBe(200);
+  });
+
   it("rejects an invalid fault given in process", () => {
     expect(() => sandbox.faults.add({ kind: "status", status: 299 })).toThrow(/status/);
   });
