@@ -4,6 +4,7 @@
  * refreshed in the background. Listeners hear about every change, which is how the dedicated
  * `agent_<name>` tools follow the catalog (and the client gets `tools/list_changed`).
  */
+import { ApiError } from "../api/errors.js";
 import type { AgentDetail, AgentRecord } from "../api/schemas.js";
 import { CACHE_VERSION, type CatalogSnapshot, readCache, writeCache } from "./cache.js";
 import { type CompiledAgent, compileAgent } from "./compile.js";
@@ -43,6 +44,18 @@ const MAX_TRACKED = 50;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** `work`, or an `aborted` ApiError as soon as `signal` aborts (the shared work goes on). */
+function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  const aborted = () => new ApiError({ code: "aborted", message: "the call was cancelled" });
+  if (signal.aborted) return Promise.reject(aborted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 export class AgentCatalog {
   private agents?: AgentRecord[];
   private readonly details = new Map<string, AgentDetail>();
@@ -52,6 +65,7 @@ export class AgentCatalog {
   private inflight?: Promise<CatalogChange>;
   private timer?: NodeJS.Timeout;
   private writes: Promise<void> = Promise.resolve();
+  private readonly detailFetches = new Map<string, Promise<AgentDetail>>();
   fetchedAt?: number;
   source: "none" | "cache" | "network" = "none";
 
@@ -102,7 +116,7 @@ export class AgentCatalog {
   async detail(name: string, options: { signal?: AbortSignal; fresh?: boolean } = {}): Promise<AgentDetail> {
     const known = this.details.get(name);
     if (known && !options.fresh) return known;
-    const d = await this.options.client.getAgent(name, { signal: options.signal });
+    const d = await untilAborted(this.fetchDetail(name), options.signal);
     const changed = !same(known, d);
     this.details.set(name, d);
     if (changed) {
@@ -110,6 +124,18 @@ export class AgentCatalog {
       void this.persist();
     }
     return d;
+  }
+
+  /** One GET per agent at a time: a tool call and the background refresh share it. */
+  private fetchDetail(name: string): Promise<AgentDetail> {
+    let pending = this.detailFetches.get(name);
+    if (!pending) {
+      pending = this.options.client
+        .getAgent(name, { signal: this.abort.signal })
+        .finally(() => this.detailFetches.delete(name));
+      this.detailFetches.set(name, pending);
+    }
+    return pending;
   }
 
   /** The agent's params and output schemas, compiled once per version of its details. */
@@ -202,7 +228,7 @@ export class AgentCatalog {
     const worker = async () => {
       for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
         try {
-          out.set(name, await this.options.client.getAgent(name, { signal }));
+          out.set(name, await untilAborted(this.fetchDetail(name), signal));
         } catch (e) {
           if ((e as { code?: string }).code === "not_found") out.set(name, null);
           else if (!signal.aborted) this.report(e, `details of agent ${name}`);

@@ -9,6 +9,7 @@ import type { RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { defineAgentTool } from "../tools/agent-tool.js";
 import type { ServerExtension, ServerHost } from "../tools/tool.js";
 import type { AgentCatalog } from "./catalog.js";
+import { registerAgentTool } from "./register.js";
 import { acquireCatalog, refreshIntervalMs } from "./service.js";
 
 export const agentsExtension: ServerExtension = (host) => {
@@ -100,7 +101,8 @@ class DedicatedTools {
         this.host.log.info(`agent ${name}: schema degraded`, { notes: known.compiled.notes });
       }
       try {
-        this.registered.set(name, { tool: this.host.addTool(defineAgentTool(name, known)), key });
+        const { tool, input } = defineAgentTool(name, known);
+        this.registered.set(name, { tool: registerAgentTool(this.host, tool, input), key });
       } catch (e) {
         this.host.log.error(`agent tool for "${name}" not registered: ${e instanceof Error ? e.message : e}`);
       }

@@ -27,8 +27,11 @@ function firstSentences(text: string | null | undefined, max = 160): string {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** A dedicated tool for one agent; `known` absent = permissive schema, checked at call time. */
-export function defineAgentTool(name: string, known?: ResolvedAgent): ToolDefinition {
+/** A dedicated tool and its input object; `known` absent = permissive, checked at call time. */
+export function defineAgentTool(
+  name: string,
+  known?: ResolvedAgent,
+): { tool: ToolDefinition; input: z.ZodObject } {
   const detail = known?.detail;
   const exactOutput = known?.compiled.output.exact === true;
   const outputShape: z.ZodRawShape = exactOutput
@@ -38,14 +41,14 @@ export function defineAgentTool(name: string, known?: ResolvedAgent): ToolDefini
     ? `${firstSentences(detail.description) || detail.display_name}${detail.domain ? ` (${detail.domain})` : ""}`
     : `Runs the "${name}" agent.`;
   const paginated = known?.compiled.params.paginationParam;
-  return defineTool({
+  // Strict when known (tools/list shows additionalProperties: false); loose keeps every argument.
+  const input = known ? known.compiled.params.schema : z.looseObject({});
+  const tool = defineTool({
     name: agentToolName(name),
     title: detail?.display_name ?? `Agent ${name}`,
     description: `${about} Arguments are the agent's params${paginated ? `; "${paginated}" selects the page` : ""}.`,
     toolset: "agents",
-    // A zod object, not a raw shape: the SDK takes it as is, so the listed JSON Schema is exact
-    // (additionalProperties: false) and a permissive one keeps every argument.
-    input: (known ? known.compiled.params.schema : z.looseObject({})) as unknown as z.ZodRawShape,
+    input: input.shape,
     output: outputShape,
     readOnly: true,
     async handler(args, ctx) {
@@ -67,4 +70,5 @@ export function defineAgentTool(name: string, known?: ResolvedAgent): ToolDefini
       return { structured, text: lines.join("\n") };
     },
   });
+  return { tool, input };
 }

@@ -113,6 +113,11 @@ describe("AgentCatalog", () => {
     await cat.detail("agent_000");
     await cat.detail("agent_000");
     expect(api.calls.filter((c) => c === "get agent_000")).toHaveLength(1);
+    await Promise.all([cat.detail("agent_001"), cat.detail("agent_001"), cat.refresh()]);
+    expect(api.calls.filter((c) => c === "get agent_001")).toHaveLength(1);
+    const cancelled = new AbortController();
+    cancelled.abort();
+    await expect(cat.detail("agent_002", { signal: cancelled.signal })).rejects.toMatchObject({ code: "aborted" });
     await cat.flush();
     cat.close();
   });
