@@ -12,6 +12,15 @@ const resultItem = z.object({
 });
 type Item = z.infer<typeof resultItem>;
 
+/** Snippets are previews: cut at a word boundary so ten results stay small. */
+const SNIPPET_CHARS = 140;
+function shorten(text: string): string {
+  if (text.length <= SNIPPET_CHARS) return text;
+  const cut = text.slice(0, SNIPPET_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > SNIPPET_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
 function organic(response: SerpResponse): Item[] {
   const parsing = response.data.parsing as { entities?: Record<string, unknown> } | undefined;
   const list = parsing?.entities?.organic;
@@ -26,7 +35,7 @@ function organic(response: SerpResponse): Item[] {
       url: (r.url ?? r.link) as string,
     };
     const snippet = r.snippet ?? r.description;
-    if (typeof snippet === "string" && snippet) item.snippet = snippet;
+    if (typeof snippet === "string" && snippet) item.snippet = shorten(snippet.replace(/\s+/g, " ").trim());
     return [item];
   });
 }
@@ -57,7 +66,6 @@ export const serpSearch = defineTool({
   output: {
     task_id: z.string(),
     status: z.string(),
-    url: z.string(),
     results: z.array(resultItem),
     sections: z.record(z.string(), z.unknown()).optional(),
     content: z.string().optional(),
@@ -71,15 +79,14 @@ export const serpSearch = defineTool({
     const structured: {
       task_id: string;
       status: string;
-      url: string;
       results: Item[];
       sections?: Record<string, unknown>;
       content?: string;
       warnings?: string[];
-    } = { task_id: response.task_id, status: response.status, url: response.url, results };
+    } = { task_id: response.task_id, status: response.status, results };
     if (response.warnings?.length) structured.warnings = response.warnings;
     const label = request.query ? `"${request.query}"` : request.search_engine;
-    const lines = [`Results for ${label} (${request.search_engine}, status ${response.status}):`];
+    const lines = [`${label} on ${request.search_engine} (${response.status}):`];
     for (const r of results) {
       lines.push(`${r.position}. ${r.title} — ${r.url}${r.snippet ? `\n   ${r.snippet}` : ""}`);
     }
