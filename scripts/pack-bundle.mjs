@@ -45,11 +45,17 @@ function reachable(file, seen = new Set()) {
   return seen;
 }
 
+const loaded = [...reachable(entry)].map((f) => relative(root, f).split("\\").join("/"));
+const strays = loaded.filter((f) => f !== manifest.server.entry_point && !f.startsWith("dist/chunks/"));
+if (strays.length > 0) {
+  fail(`dist/cli.js is tsc's output, not the bundle (it loads ${strays[0]}): run npm run build`);
+}
+
 const files = [
   ...["manifest.json", manifest.icon, "package.json", "README.md", "LICENSE"].filter(
     (f) => f && existsSync(join(root, f)),
   ),
-  ...[...reachable(entry)].map((f) => relative(root, f)),
+  ...loaded,
 ];
 
 const stage = mkdtempSync(join(tmpdir(), "web-data-mcp-bundle-"));
