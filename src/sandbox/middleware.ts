@@ -92,10 +92,10 @@ export function injectFaults(state: SandboxState): Middleware {
     if (reset) return void resetConnection(c);
     if (malformed) {
       const text = await c.res.clone().text();
-      c.res = new Response(truncated(text), {
-        status: 200,
-        headers: { ...Object.fromEntries(c.res.headers), "content-type": "application/json" },
-      });
+      const headers = new Headers(c.res.headers);
+      headers.delete("content-length");
+      headers.set("content-type", "application/json");
+      c.res = new Response(truncated(text), { status: 200, headers });
     }
   };
 }

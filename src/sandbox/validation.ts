@@ -52,9 +52,18 @@ function bound(issue: Issue & { code: "too_small" | "too_big" }): ValidationDeta
 }
 
 function describe(issue: Issue): ValidationDetail {
+  const absent =
+    issue.input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value");
+  if (absent) return { loc: [], type: "missing", msg: "Field required" };
   switch (issue.code) {
     case "invalid_type": {
-      if (issue.input === undefined) return { loc: [], type: "missing", msg: "Field required" };
+      if (issue.path.length === 0 && issue.expected === "object") {
+        return {
+          loc: [],
+          type: "model_attributes_type",
+          msg: "Input should be a valid dictionary or object to extract fields from",
+        };
+      }
       const [type, msg] = TYPE_NAMES[issue.expected] ?? ["value_error", issue.message];
       return { loc: [], type, msg };
     }

@@ -92,6 +92,31 @@ describe("bad input never crashes the sandbox", () => {
     });
   }
 
+  it("words 422 details the way pydantic does", async () => {
+    const detail = async (raw: string) => (await call(sandbox, "POST", "/v2/serp", { raw })).body.detail[0];
+    expect(await detail("")).toEqual({ loc: ["body"], msg: "Field required", type: "missing" });
+    expect(await detail("[]")).toMatchObject({ loc: ["body"], type: "model_attributes_type" });
+    expect(await detail("{")).toMatchObject({ type: "json_invalid", msg: "JSON decode error" });
+    expect(await detail("{}")).toEqual({
+      loc: ["body", "search_engine"],
+      msg: "Field required",
+      type: "missing",
+    });
+    expect(await detail('{"search_engine":"engine1_search","num_results":500}')).toEqual({
+      loc: ["body", "num_results"],
+      msg: "Input should be less than or equal to 100",
+      type: "less_than_equal",
+      ctx: { le: 100 },
+      input: 500,
+    });
+    expect(await detail('{"search_engine":"engine1_search","parse":"yes"}')).toMatchObject({
+      loc: ["body", "parse"],
+      msg: "Input should be a valid boolean",
+      type: "bool_type",
+      input: "yes",
+    });
+  });
+
   it("ignores unknown request members", async () => {
     const r = await call(sandbox, "POST", "/v1/extract", {
       body: { url: `${sandbox.siteUrl}/`, surprise: true },
