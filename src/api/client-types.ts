@@ -40,7 +40,11 @@ export interface WebDataClientOptions {
 }
 
 export interface CallOptions {
+  /** Cancels the call (`aborted`). A signal aborted with a "TimeoutError" reason, such as
+   * `AbortSignal.timeout(ms)`, ends it as a `timeout` instead. */
   signal?: AbortSignal;
+  /** Time limit of the whole call, retries included, in ms: past it the call fails with `timeout`. */
+  timeoutMs?: number;
 }
 
 type Infer<S extends z.ZodType> = z.infer<S>;

@@ -112,7 +112,7 @@ export class WebDataClient {
   }
 
   #get<T>(path: string, schema: z.ZodType<T>, opts?: CallOptions, query?: Query): Promise<T> {
-    return this.#call({ method: "GET", path, schema, kind: "read", signal: opts?.signal, query });
+    return this.#call({ method: "GET", path, schema, kind: "read", ...opts, query });
   }
 
   #post<T>(
@@ -122,7 +122,7 @@ export class WebDataClient {
     schema: z.ZodType<T>,
     opts?: CallOptions,
   ): Promise<T> {
-    return this.#call({ method: "POST", path, body, schema, kind, signal: opts?.signal });
+    return this.#call({ method: "POST", path, body, schema, kind, ...opts });
   }
 
   #call<T>(req: Omit<CallSpec<T>, "url" | "authorization"> & { path: string; query?: Query }): Promise<T> {
@@ -304,7 +304,7 @@ export class WebDataClient {
       authorization: this.#basic,
       kind: "read",
       schema,
-      signal: opts?.signal,
+      ...opts,
     });
   }
 

@@ -15,8 +15,8 @@ import {
 const EXCERPT_CHARS = 100;
 
 export const MAYBE_ACCEPTED_ADVICE =
-  "The service may already have accepted this submission and started (billed) work: check get_task " +
-  "or the task list for it before resubmitting.";
+  "This submission may have been accepted and started (billed) work: check get_task or the task " +
+  "list for it before resubmitting.";
 
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -150,6 +150,35 @@ export function errorFromTransport(
     message: `${what}${tries} (${err.code}: ${err.message}).`,
     cause: { code: err.code, sent: err.sent },
   };
+  if (maybeAccepted) {
+    init.maybeAccepted = true;
+    init.message += ` ${MAYBE_ACCEPTED_ADVICE}`;
+  }
+  return init;
+}
+
+/** True for an abort reason that means "out of time" (e.g. from `AbortSignal.timeout`). */
+export function isTimeoutReason(reason: unknown): boolean {
+  return (
+    typeof reason === "object" && reason !== null && (reason as { name?: unknown }).name === "TimeoutError"
+  );
+}
+
+/** A call ended by its signal: `timeout` when the reason says time ran out, else `aborted`. */
+export function errorFromAbort(
+  reason: unknown,
+  label: string,
+  maybeAccepted: boolean,
+  timeoutMs?: number,
+): ApiErrorInit {
+  const timedOut = isTimeoutReason(reason);
+  const limit = timeoutMs !== undefined ? ` (${(timeoutMs / 1000).toFixed(1)} s)` : "";
+  const init: ApiErrorInit = timedOut
+    ? {
+        code: "timeout",
+        message: `${label} reached its time limit${limit} before the Web Data API answered.`,
+      }
+    : { code: "aborted", message: `${label} was cancelled before it finished.` };
   if (maybeAccepted) {
     init.maybeAccepted = true;
     init.message += ` ${MAYBE_ACCEPTED_ADVICE}`;

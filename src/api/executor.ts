@@ -4,8 +4,14 @@
  */
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import { abortedError, sleep } from "./abort.js";
-import { errorFromStatus, errorFromTransport, notJsonError, shapeError } from "./error-factory.js";
+import { sleep } from "./abort.js";
+import {
+  errorFromAbort,
+  errorFromStatus,
+  errorFromTransport,
+  notJsonError,
+  shapeError,
+} from "./error-factory.js";
 import { ApiError, type ApiErrorInit } from "./errors.js";
 import { type HttpResponse, headerValue, send, TransportError } from "./http.js";
 import type { RateLimiter } from "./rate-limiter.js";
@@ -21,6 +27,8 @@ export interface CallSpec<T> {
   kind: RequestKind;
   schema: z.ZodType<T>;
   signal?: AbortSignal;
+  /** Time limit of the whole call, retries included (ms). */
+  timeoutMs?: number;
 }
 
 export interface ExecutorDeps {
@@ -79,27 +87,35 @@ export class Executor {
       headers["content-type"] = "application/json";
     }
     const started = Date.now();
+    const timeout =
+      spec.timeoutMs === undefined ? undefined : AbortSignal.timeout(Math.max(0, spec.timeoutMs));
+    const signal =
+      timeout && spec.signal ? AbortSignal.any([spec.signal, timeout]) : (timeout ?? spec.signal);
+    // Cancelled or out of time: `sent` says whether the attempt in flight had reached the server.
+    const stopped = (sent: boolean) =>
+      this.error(errorFromAbort(signal?.reason, label, spec.kind === "submission" && sent, spec.timeoutMs));
+    const retry = { ...this.#deps.retry };
+    if (spec.timeoutMs !== undefined) retry.deadlineMs = Math.min(retry.deadlineMs, spec.timeoutMs);
 
     for (let attempt = 1; ; attempt += 1) {
-      if (spec.signal?.aborted) throw abortedError(label);
-      await limiter.acquire(spec.signal);
+      if (signal?.aborted) throw stopped(false);
+      await limiter.acquire(signal).catch(() => {
+        throw stopped(false);
+      });
 
       let response: HttpResponse;
       try {
-        response = await send(dispatcher, {
-          url: spec.url,
-          method: spec.method,
-          headers,
-          body,
-          signal: spec.signal,
-        });
+        response = await send(dispatcher, { url: spec.url, method: spec.method, headers, body, signal });
       } catch (err) {
-        if (!(err instanceof TransportError) || err.aborted) throw abortedError(label);
-        const decision = this.#decide(spec.kind, { transport: { sent: err.sent } }, attempt, started);
+        if (!(err instanceof TransportError)) throw stopped(false);
+        if (err.aborted) throw stopped(err.sent);
+        const decision = this.#decide(spec.kind, { transport: { sent: err.sent } }, attempt, started, retry);
         if (!decision.retry) {
           throw this.error(errorFromTransport(err, label, attempt, decision.maybeAccepted));
         }
-        await this.#pause(decision.delayMs, spec.signal, label);
+        await sleep(decision.delayMs, signal).catch(() => {
+          throw stopped(false);
+        });
         continue;
       }
 
@@ -117,7 +133,7 @@ export class Executor {
         retryAfterHeaderSec: intHeader(response, "retry-after"),
         resetEpochSec: intHeader(response, "x-ratelimit-reset"),
       };
-      const decision = this.#decide(spec.kind, failure, attempt, started);
+      const decision = this.#decide(spec.kind, failure, attempt, started, retry);
       if (response.status === 429) {
         const wait = decision.retry ? decision.delayMs : decision.retryAfterMs;
         if (wait !== undefined) limiter.pauseFor(wait);
@@ -134,21 +150,21 @@ export class Executor {
           }),
         );
       }
-      await this.#pause(decision.delayMs, spec.signal, label);
+      await sleep(decision.delayMs, signal).catch(() => {
+        throw stopped(false);
+      });
     }
   }
 
-  #decide(kind: RequestKind, failure: Failure, attempt: number, started: number): Decision {
+  #decide(
+    kind: RequestKind,
+    failure: Failure,
+    attempt: number,
+    started: number,
+    retry: RetryOptions,
+  ): Decision {
     const now = Date.now();
-    return decide(kind, failure, { attempt, elapsedMs: now - started, options: this.#deps.retry, now });
-  }
-
-  async #pause(ms: number, signal: AbortSignal | undefined, label: string): Promise<void> {
-    try {
-      await sleep(ms, signal);
-    } catch {
-      throw abortedError(label);
-    }
+    return decide(kind, failure, { attempt, elapsedMs: now - started, options: retry, now });
   }
 
   #parse<T>(bodyText: string, schema: z.ZodType<T>, label: string): T {

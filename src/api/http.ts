@@ -101,17 +101,20 @@ export function send(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResp
       req.signal?.removeEventListener("abort", onAbort);
       outcome();
     };
-    const fail = (err: unknown, aborted = false) =>
-      finish(() => reject(new TransportError(errorMessage(err), errorCode(err), sent, aborted)));
+    let cancelled = false;
+    const fail = (err: unknown) =>
+      finish(() => reject(new TransportError(errorMessage(err), errorCode(err), sent, cancelled)));
     const abortError = () => Object.assign(new Error("request aborted"), { code: "UND_ERR_ABORTED" });
     function onAbort() {
+      cancelled = true;
       const err = abortError();
       controller?.abort(err);
-      fail(err, true);
+      fail(err);
     }
 
     if (req.signal?.aborted) {
-      fail(abortError(), true);
+      cancelled = true;
+      fail(abortError());
       return;
     }
     req.signal?.addEventListener("abort", onAbort, { once: true });

@@ -5,6 +5,7 @@
  */
 import { abortedError } from "../api/abort.js";
 import type { WebDataClient } from "../api/client.js";
+import { isTimeoutReason } from "../api/error-factory.js";
 import { ApiError, type ErrorCode } from "../api/errors.js";
 import { type Progress, ProgressTracker } from "./progress.js";
 import { firstPollDelayMs, nextPollDelayMs } from "./schedule.js";
@@ -91,7 +92,6 @@ export async function waitFor(
 ): Promise<WaitOutcome> {
   const { signal: userSignal, completion, onProgress } = options;
   const what = `waiting for ${target.kind} ${target.id}`;
-  if (userSignal?.aborted) throw abortedError(what);
   const started = Date.now();
   const deadlineMs = options.deadlineMs ?? defaultWaitMs();
   const deadlineAt = started + deadlineMs;
@@ -103,6 +103,7 @@ export async function waitFor(
   const deadlineTimer = setTimeout(() => stop.abort(), Math.min(deadlineMs, MAX_TIMER_MS));
   const onUserAbort = () => stop.abort();
   userSignal?.addEventListener("abort", onUserAbort, { once: true });
+  if (userSignal?.aborted) stop.abort();
 
   let notified = false;
   let notification = completion
@@ -125,6 +126,8 @@ export async function waitFor(
 
   let reading: PollReading | undefined;
   let lastError: ApiError | undefined;
+  // A caller's signal that aborts for lack of time (AbortSignal.timeout) is a deadline, not a cancel.
+  const cancelled = () => userSignal?.aborted === true && !isTimeoutReason(userSignal.reason);
   const pending = (): WaitOutcome => ({
     status: "pending",
     target,
@@ -135,6 +138,7 @@ export async function waitFor(
   });
 
   try {
+    if (cancelled()) throw abortedError(what);
     let withCallback = completion !== undefined;
     let delay = firstPollDelayMs(target.kind, withCallback);
     for (;;) {
@@ -145,14 +149,14 @@ export async function waitFor(
         notification = undefined;
         withCallback = false;
       }
-      if (userSignal?.aborted) throw abortedError(what);
-      if (deadlineAt - Date.now() < MIN_POLL_WINDOW_MS) return pending();
+      if (cancelled()) throw abortedError(what);
+      if (stop.signal.aborted || deadlineAt - Date.now() < MIN_POLL_WINDOW_MS) return pending();
 
       try {
         reading = await poll(client, target.id, stop.signal);
         lastError = undefined;
       } catch (err) {
-        if (userSignal?.aborted) throw abortedError(what);
+        if (cancelled()) throw abortedError(what);
         if (stop.signal.aborted) return pending();
         const error =
           err instanceof ApiError ? err : new ApiError({ code: "network_error", message: String(err) });

@@ -130,7 +130,7 @@ describe("connection failures", () => {
     const err = await failure(client.crawl({ url: "https://example.com" }));
     expect(err.code).toBe("network_error");
     expect(err.maybeAccepted).toBe(true);
-    expect(err.message).toContain("may already have accepted");
+    expect(err.message).toContain("may have been accepted");
     expect(server.requests).toHaveLength(1);
   });
 
@@ -167,6 +167,57 @@ describe("connection failures", () => {
     controller.abort();
     const err = await failure(pending);
     expect(err.code).toBe("aborted");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("call time limits", () => {
+  it("ends a call past its timeoutMs with a timeout, not an abort", async () => {
+    const { client } = await setup(() => {
+      // never answers
+    });
+    const err = await failure(client.getTask(TASK.id, { timeoutMs: 300 }));
+    expect(err.code).toBe("timeout");
+    expect(err.maybeAccepted).toBe(false);
+    expect(err.message).toContain("time limit");
+  });
+
+  it("says a submission sent before its time ran out may have been accepted", async () => {
+    const { server, client } = await setup(() => {
+      // never answers
+    });
+    const err = await failure(
+      client.serp({ search_engine: "engine1_search", query: "q" }, { timeoutMs: 300 }),
+    );
+    expect(err).toMatchObject({ code: "timeout", maybeAccepted: true });
+    expect(err.message).toContain("may have been accepted");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("treats a signal aborted for lack of time (AbortSignal.timeout) as a timeout", async () => {
+    const { client } = await setup(() => {
+      // never answers
+    });
+    const err = await failure(client.getTask(TASK.id, { signal: AbortSignal.timeout(300) }));
+    expect(err.code).toBe("timeout");
+  });
+
+  it("flags a cancelled submission that had been sent", async () => {
+    const { server, client } = await setup(() => {
+      // never answers
+    });
+    const controller = new AbortController();
+    const pending = client.crawl({ url: "https://example.com" }, { signal: controller.signal });
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    const err = await failure(pending);
+    expect(err).toMatchObject({ code: "aborted", maybeAccepted: true });
+  });
+
+  it("does not retry past its time limit", async () => {
+    const { server, client } = await setup((_req, res) => json(res, 429, rateLimited(2)));
+    const err = await failure(client.getTask(TASK.id, { timeoutMs: 1_000 }));
+    expect(err.code).toBe("rate_limited");
     expect(server.requests).toHaveLength(1);
   });
 });

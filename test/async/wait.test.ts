@@ -124,6 +124,16 @@ describe("waitFor deadline", () => {
     expect(server.requests.length).toBeGreaterThan(1);
   });
 
+  it("returns the handle when the caller's signal aborts for lack of time", async () => {
+    const { client } = await setup((_req, res) => json(res, 200, task("pending")));
+    const outcome = await waitFor(
+      client,
+      { kind: "task", id: TASK.id },
+      { signal: AbortSignal.timeout(500) },
+    );
+    expect(outcome).toMatchObject({ status: "pending", state: "pending", target: { id: TASK.id } });
+  });
+
   it("ends a poll that hangs at the deadline", async () => {
     const { client } = await setup(() => {
       // never answers
@@ -148,6 +158,16 @@ describe("waitFor cancellation", () => {
     // a poll already on its way may still arrive, but nothing starts later
     expect(server.requests.filter((r) => r.at > abortedAt).length).toBeLessThanOrEqual(1);
     expect(server.requests.every((r) => r.at <= abortedAt + 1_000)).toBe(true);
+  });
+
+  it("rejects at once when the signal is already aborted, without a request", async () => {
+    const { server, client } = await setup((_req, res) => json(res, 200, task("pending")));
+    await expect(
+      waitFor(client, { kind: "task", id: TASK.id }, { signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({
+      code: "aborted",
+    });
+    expect(server.requests).toHaveLength(0);
   });
 
   it("aborts the poll in flight", async () => {
