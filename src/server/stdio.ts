@@ -16,6 +16,10 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
     process.exit(code);
   };
   transport.onclose = () => void stop(0);
+  // A stray rejection must not end the session: log it and keep serving.
+  process.on("unhandledRejection", (reason) => {
+    app.logger.error(`unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`);
+  });
   process.stdin.on("end", () => void stop(0));
   process.on("SIGINT", () => void stop(0));
   process.on("SIGTERM", () => void stop(0));
