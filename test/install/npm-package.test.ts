@@ -3,7 +3,7 @@
  * an empty folder without the registry (`--offline`: the package has zero runtime dependencies,
  * the bundle carries them), and run the installed bin from there.
  */
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../helpers/mcp.js";
@@ -51,6 +51,16 @@ describe("the npm package", () => {
         expect(p).toMatch(/^dist\/chunks\/[^/]+\.js$/);
       }
     }
+  });
+
+  it("ships the esbuild bundle as its bin (every relative import goes to dist/chunks)", async () => {
+    const cli = await readFile(bin, "utf8");
+    const imports = [...cli.matchAll(/\b(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map(
+      (m) => m[1],
+    );
+    expect(imports.length).toBeGreaterThan(0);
+    for (const target of imports)
+      expect(target, "dist/cli.js must be the bundle (npm run build)").toMatch(/^\.\/chunks\//);
   });
 
   it("installs into an empty folder offline with zero dependencies", async () => {
