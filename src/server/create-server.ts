@@ -6,6 +6,7 @@
  */
 import { InMemoryTaskMessageQueue } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { WebDataClient } from "../api/client.js";
 import { type Config, configSecrets } from "../config.js";
 import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
@@ -21,7 +22,10 @@ export interface CreateServerOptions {
   config: Config;
   /** Shared client; when absent the server makes one and closes it on `close()`. */
   client?: WebDataClient;
+  /** A logger of the caller's; it must redact secrets itself. */
   logger?: ServerLogger;
+  /** Lowest level the server's own logger writes to stderr (default info). */
+  stderrLevel?: LoggingLevel;
   /** Defaults to the registry filtered by the config's toolsets. */
   tools?: readonly ToolDefinition[];
   /** Defaults to the registry's `SERVER_EXTENSIONS`. */
@@ -50,7 +54,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   const { config } = options;
   const secrets = configSecrets(config);
   const redactText = makeRedactor(secrets);
-  const logger = options.logger ?? createLogger({ redact: redactText });
+  const logger = options.logger ?? createLogger({ redact: redactText, stderrLevel: options.stderrLevel });
   const ownsClient = !options.client;
   const client =
     options.client ??

@@ -25,7 +25,7 @@ const ORDER: LoggingLevel[] = [
 ];
 
 export interface LoggerOptions {
-  /** Lowest level written to stderr; default `info` (`WEBDATA_LOG_LEVEL` may lower it). */
+  /** Lowest level written to stderr; default `info`. */
   stderrLevel?: LoggingLevel;
   redact?: (text: string) => string;
   write?: (line: string) => void;

@@ -8,11 +8,10 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../config.js";
 import { ALL_TOOLS } from "../tools/registry.js";
 import { createServer } from "./create-server.js";
-import { createLogger } from "./logging.js";
 import { VERSION } from "./version.js";
 
 async function withClient<T>(config: Config, fn: (client: Client) => Promise<T>): Promise<T> {
-  const app = createServer({ config, logger: createLogger({ stderrLevel: "warning" }) });
+  const app = createServer({ config, stderrLevel: "warning" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "web-data-mcp-cli", version: VERSION });
   try {

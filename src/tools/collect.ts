@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
+import { ApiError } from "../api/errors.js";
 import { clip } from "./result.js";
 
 /** One task of a batch or crawl, as listed in results. */
@@ -52,7 +53,16 @@ export async function collectPages(
   const worker = async () => {
     while (next < queue.length && budget >= MIN_PAGE_CHARS && !signal.aborted) {
       const item = queue[next++];
-      const result = await client.getTaskResults(item.task_id, { signal });
+      let result: Awaited<ReturnType<WebDataClient["getTaskResults"]>>;
+      try {
+        result = await client.getTaskResults(item.task_id, { signal });
+      } catch (error) {
+        // One unreadable page must not sink the others; an abort or a dead key ends it all.
+        if (!(error instanceof ApiError) || error.code === "aborted" || error.code === "unauthorized")
+          throw error;
+        item.error = `results not readable: ${error.message}`;
+        continue;
+      }
       const body = result.data?.markdown ?? result.data?.html ?? "";
       const part = clip(body, Math.min(share, budget));
       budget -= part.text.length;
@@ -63,7 +73,7 @@ export async function collectPages(
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
-  const unread = readable.filter((i) => i.content === undefined).length;
+  const unread = readable.filter((i) => i.content === undefined && i.error === undefined).length;
   return { items, unread };
 }
 

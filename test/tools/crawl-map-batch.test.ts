@@ -131,6 +131,18 @@ describe("extract_batch", () => {
     expect(r.structuredContent.pages[1].content).toMatch(/</);
   });
 
+  it("extract_batch(one result unreadable): that page carries the error, the others their content", async () => {
+    sandbox.faults.add({ kind: "status", status: 404, match: "/results", count: 1 });
+    const urls = ["/", "/blog"].map((p) => `${sandbox.siteUrl}${p}`);
+    const r = await call(server, "extract_batch", { inputs: urls.map((url) => ({ url })) });
+    sandbox.faults.clear();
+    expect(r.isError).toBeFalsy();
+    const pages = r.structuredContent.pages as Array<{ content?: string; error?: string }>;
+    expect(pages.filter((p) => p.error?.startsWith("results not readable"))).toHaveLength(1);
+    expect(pages.filter((p) => p.content)).toHaveLength(1);
+    expect(r.structuredContent.unread).toBeUndefined();
+  });
+
   it("get_task(batch_id): progress and the task list", async () => {
     const r = await call(server, "extract_batch", { inputs: [{ url: `${sandbox.siteUrl}/` }] });
     const g = await call(server, "get_task", { batch_id: r.structuredContent.batch_id });
