@@ -1,18 +1,18 @@
 /**
  * When to poll next. The interval grows with the time already waited (a fixed fraction of it),
- * so the expected lag after completion stays a constant share of the task's duration while the
- * number of requests grows only with the logarithm of that duration.
+ * so the lag after completion stays a constant share of the work's duration while the number of
+ * requests grows only with the logarithm of that duration.
  *
- * | mode                       | interval                       | min    | cap   | why                                                             |
- * | -------------------------- | ------------------------------ | ------ | ----- | --------------------------------------------------------------- |
- * | task, batch (polling only) | 25% of elapsed                 | 150 ms | 3 s   | lag ~ 8% of the duration on average, p95 < 1 s for tasks < 5 s   |
- * | crawl (polling only)       | 25% of elapsed                 | 250 ms | 5 s   | ≥ 2 s (the documented crawl cadence) once running for 8 s        |
- * | with a callback            | 100% of elapsed (doubling)     | 1 s    | 10 s  | the callback brings the lag down; polls are only a safety net    |
+ * | mode                       | interval               | min    | cap   | why                                                         |
+ * | -------------------------- | ---------------------- | ------ | ----- | ----------------------------------------------------------- |
+ * | task, batch (polling only) | 20% of elapsed         | 150 ms | 3 s   | lag ~10% of the duration: median ≤ 250 ms, p95 < 1 s (1–5 s) |
+ * | crawl (polling only)       | 25% of elapsed         | 250 ms | 5 s   | ≥ 2 s (the documented crawl cadence) once running for 8 s    |
+ * | with a callback            | 100% of elapsed (×2)   | 1 s    | 10 s  | the callback brings the lag; polls are only a safety net     |
  *
- * The trade-off (measured by bench/client.mjs): with polling alone, a median lag of 250 ms for
- * 1–5 s tasks needs about 25 requests for a 30 s task, and 10 requests for a 30 s task gives a
- * median lag of about 1 s. Polling alone favours the lag (an agent waits on it); a callback
- * (`completion`) gets both: a lag of a few ms and about 6 requests for a 30 s task.
+ * The trade-off, measured by bench/client.mjs: with polling alone, a median lag of 250 ms for
+ * 1–5 s tasks costs about 27 requests for a 30 s task, and 10 requests for a 30 s task would mean
+ * a median lag near 1 s (and seconds on long tasks). Polling alone favours the lag, which an agent
+ * waits on; a callback (`completion`) gets both: a lag of tens of ms and 7 requests for 30 s.
  */
 export type TargetKind = "task" | "batch" | "crawl";
 
@@ -23,8 +23,8 @@ interface Rule {
 }
 
 const POLLING: Record<TargetKind, Rule> = {
-  task: { fraction: 0.25, minMs: 150, maxMs: 3_000 },
-  batch: { fraction: 0.25, minMs: 150, maxMs: 3_000 },
+  task: { fraction: 0.2, minMs: 150, maxMs: 3_000 },
+  batch: { fraction: 0.2, minMs: 150, maxMs: 3_000 },
   crawl: { fraction: 0.25, minMs: 250, maxMs: 5_000 },
 };
 
