@@ -141,8 +141,9 @@ describe("waitFor against the sandbox", () => {
       const { task_id } = await c.extractAsync({ url: `${sandbox.siteUrl}/`, callback_url: receiver.url });
       const outcome = await waitFor(c, { kind: "task", id: task_id }, { completion: receiver });
       expect(outcome).toMatchObject({ status: "done", state: "success" });
-      // first safety-net poll at 1 s, then the one the callback triggered at 1.5 s: no third poll
-      expect(sandbox.requests.filter((r) => r.path === `/v1/tasks/${task_id}`)).toHaveLength(2);
+      // a safety-net poll at 1 s, then the one the callback triggered at 1.5 s (a loaded machine may
+      // add the 2 s safety-net poll); polling alone would have spent about 8 by then
+      expect(sandbox.requests.filter((r) => r.path === `/v1/tasks/${task_id}`).length).toBeLessThanOrEqual(3);
     } finally {
       await receiver.close();
     }
