@@ -20,6 +20,24 @@ export function toMarkdown(html: string): string {
   return converter.translate(html);
 }
 
+/** Pages are deterministic per URL, so their Markdown is converted once (results are re-read often). */
+const markdownCache = new Map<string, string>();
+const MARKDOWN_CACHE_SIZE = 2_000;
+const CACHEABLE_HTML = 512 * 1024;
+
+function markdownOf(page: Extract<FetchOutcome, { ok: true }>): string {
+  const key = `${page.status} ${page.url}`;
+  const cached = markdownCache.get(key);
+  if (cached !== undefined) return cached;
+  const markdown = toMarkdown(page.html);
+  if (page.html.length <= CACHEABLE_HTML) {
+    if (markdownCache.size >= MARKDOWN_CACHE_SIZE)
+      markdownCache.delete(markdownCache.keys().next().value as string);
+    markdownCache.set(key, markdown);
+  }
+  return markdown;
+}
+
 export function pageHeaders(page: Extract<FetchOutcome, { ok: true }>): Record<string, string> {
   return {
     "content-type": "text/html; charset=utf-8",
@@ -34,7 +52,7 @@ export function pageData(page: Extract<FetchOutcome, { ok: true }>, formats: rea
   const wanted = new Set(formats && formats.length > 0 ? formats : ["markdown"]);
   const data: Record<string, unknown> = {};
   if (wanted.has("html")) data.html = page.html;
-  if (wanted.has("markdown")) data.markdown = page.markdown ?? toMarkdown(page.html);
+  if (wanted.has("markdown")) data.markdown = page.markdown ?? markdownOf(page);
   if (wanted.has("headers")) data.headers = pageHeaders(page);
   if (wanted.has("links")) data.links = page.links;
   if (wanted.has("screenshot")) {

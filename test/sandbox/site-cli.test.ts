@@ -21,6 +21,16 @@ describe("demo site, large pages, async search, agent generation and the CLI ent
     expect((await fetch(`${sandbox.siteUrl}/no/such/page`)).status).toBe(404);
   });
 
+  it("serves /site/slow after the asked delay, without blocking the API", async () => {
+    const order: string[] = [];
+    const slow = fetch(`${sandbox.siteUrl}/slow?ms=300`).then(async (r) =>
+      order.push(`slow ${r.status} ${(await r.text()).includes("Slow page")}`),
+    );
+    await call(sandbox, "GET", "/v1/tasks").then(() => order.push("api"));
+    await slow;
+    expect(order).toEqual(["api", "slow 200 true"]);
+  });
+
   it("streams /site/large?mb=N at about N megabytes", async () => {
     const res = await fetch(`${sandbox.siteUrl}/large?mb=2`);
     const body = await res.text();
