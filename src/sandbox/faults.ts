@@ -38,7 +38,10 @@ export function faultProblem(value: unknown): string | undefined {
   const f = value as Record<string, unknown>;
   if (!KINDS.includes(f.kind as FaultKind)) return `kind must be one of ${KINDS.join(", ")}`;
   const positive = (k: string) => f[k] === undefined || (typeof f[k] === "number" && (f[k] as number) >= 0);
-  for (const k of ["count", "ms", "retryAfter"]) if (!positive(k)) return `${k} must be a number >= 0`;
+  for (const k of ["ms", "retryAfter"]) if (!positive(k)) return `${k} must be a number >= 0`;
+  if (f.count !== undefined && !(Number.isInteger(f.count) && (f.count as number) >= 1)) {
+    return "count must be an integer >= 1";
+  }
   if (f.kind === "status" && !STATUSES.includes(f.status as number)) {
     return `status must be one of ${STATUSES.join(", ")}`;
   }

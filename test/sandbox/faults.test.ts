@@ -158,5 +158,6 @@ describe("fault injection", () => {
 
   it("rejects an invalid fault given in process", () => {
     expect(() => sandbox.faults.add({ kind: "status", status: 299 })).toThrow(/status/);
+    expect(() => sandbox.faults.add({ kind: "latency", count: 0 })).toThrow(/count/);
   });
 });
