@@ -166,9 +166,10 @@ export async function waitFor(
 
       const elapsedMs = Date.now() - started;
       const final = reading?.end !== undefined;
-      const message = reading
-        ? describeReading(target, reading, elapsedMs)
-        : `${target.kind} ${target.id}: status unavailable (${lastError?.message ?? "poll failed"}), still polling`;
+      const message =
+        reading && !lastError
+          ? describeReading(target, reading, elapsedMs)
+          : `${target.kind} ${target.id}: status unavailable (${lastError?.message ?? "poll failed"}), still polling`;
       if (reading?.completed !== undefined) {
         report(tracker.next(final ? (reading.total ?? 0) : reading.completed, reading.total, message, final));
       } else {
