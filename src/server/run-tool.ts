@@ -62,12 +62,27 @@ function makeProgress(opts: CallOptions): ToolContext["progress"] {
   };
 }
 
-export function makeContext(deps: ToolDeps, opts: CallOptions): ToolContext {
+/**
+ * Time a long tool may take past its deadline to read results its wait found done just in time
+ * (its wait itself returns the pending handle at the deadline).
+ */
+const RESULT_GRACE_MS = 1_000;
+
+/**
+ * The handler's signal: the call's cancellation, plus the deadline as an `AbortSignal.timeout`
+ * (the client then ends the request with `timeout`, and `maybeAccepted` for a sent submission).
+ */
+function handlerSignal(opts: CallOptions, graceMs: number): AbortSignal {
+  const left = Math.max(0, opts.deadline - Date.now()) + graceMs;
+  return AbortSignal.any([opts.signal, AbortSignal.timeout(left)]);
+}
+
+export function makeContext(deps: ToolDeps, opts: CallOptions, graceMs = 0): ToolContext {
   const progress = makeProgress(opts);
   return {
     client: deps.client,
     config: deps.config,
-    signal: opts.signal,
+    signal: handlerSignal(opts, graceMs),
     progress,
     log: deps.log,
     deadline: opts.deadline,
@@ -113,7 +128,10 @@ export async function runTool(
 ): Promise<CallToolResult> {
   const started = Date.now();
   try {
-    const result = await tool.handler(args as never, makeContext(deps, opts));
+    const result = await tool.handler(
+      args as never,
+      makeContext(deps, opts, tool.longRunning ? RESULT_GRACE_MS : 0),
+    );
     // The SDK checks plain tools' results itself; results of task work it does not check.
     const checked = tool.longRunning ? outputSchema(tool).safeParse(result.structured) : undefined;
     if (checked && !checked.success) {
