@@ -137,6 +137,7 @@ async function walk(client: Client): Promise<void> {
   const results: Array<{ url: string; title: string }> = serp.structuredContent?.results ?? [];
   const top = results[0];
   if (!top) throw new DemoError("serp_search returned no results");
+  out(`  ✓ ${results.length} results; the top one: ${top.url}`);
 
   heading(`Read: the agent opens the top result as Markdown (${top.title})`);
   need("extract_page");
@@ -158,6 +159,9 @@ async function walk(client: Client): Promise<void> {
   out("  …and runs it with the example params it was shown:");
   const run = await callTool(client, "run_agent", { agent: pick.name, params });
   show(textOf(run), 14);
+  const parsed = run.structuredContent?.parsing;
+  const fields = parsed && typeof parsed === "object" ? Object.keys(parsed) : [];
+  out(`  ✓ ${pick.name} returned structured data: ${fields.join(", ") || "(no fields)"}`);
 
   heading("Crawl: the agent reads a small site, five pages at most");
   need("crawl_site");
@@ -166,8 +170,9 @@ async function walk(client: Client): Promise<void> {
   const crawl = await callTool(client, "crawl_site", { url: site, limit: 5, max_chars: 3000 });
   const pages: Array<{ url?: string; state: string; status_code?: number }> =
     crawl.structuredContent?.pages ?? [];
-  for (const p of pages) out(`  • ${p.state.padEnd(8)} ${p.status_code ?? ""} ${p.url ?? ""}`);
   show(textOf(crawl), 12);
+  out(`  ✓ ${pages.length} pages crawled:`);
+  for (const p of pages) out(`    • ${p.state.padEnd(8)} ${p.status_code ?? ""} ${p.url ?? ""}`);
 }
 
 await main();

@@ -23,11 +23,13 @@ describe("npm run demo", () => {
     const positions = calls.map((c) => out.indexOf(c));
     for (const [i, p] of positions.entries()) expect(p, calls[i]).toBeGreaterThan(-1);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    // The demo's own summary lines, built from each tool's structuredContent.
     expect(out).toMatch(/Connected to MCP server "web-data"/);
-    expect(out).toMatch(/Results for "waterproof hiking boots"/);
-    expect(out).toMatch(/Agent \w+: 1 page/);
+    expect(out).toMatch(/✓ 5 results; the top one: http:\/\/127\.0\.0\.1:\d+\/site\//);
+    expect(out).toMatch(/✓ ecommerce_product_page returned structured data: .*\btitle\b.*\bprice\b/);
+    expect(out).toMatch(/✓ 5 pages crawled:/);
+    expect(out.match(/^ {4}• success {2}200 http:\/\/127\.0\.0\.1:\d+\/site\//gm)).toHaveLength(5);
     expect(out).toMatch(/⋯ progress \d+\/5/); // progress notifications during the crawl
-    expect(out).toMatch(/Crawl \S+ of http:\/\/127\.0\.0\.1:\d+\/site\/: succeeded, 5\/5 pages/);
     expect(out).toContain("Done in");
     expect(out).not.toContain("Demo failed");
   });

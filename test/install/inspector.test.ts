@@ -42,7 +42,8 @@ describe("MCP Inspector CLI against the stdio server (--sandbox)", () => {
       "num_results=3",
     ]);
     expect(result.isError ?? false).toBe(false);
-    expect(result.content[0].text).toContain('Results for "hiking boots"');
+    expect(result.content[0].text).toContain('"hiking boots"');
+    expect(result.content[0].text).toContain(result.structuredContent.results[0].url);
     expect(result.structuredContent.results).toHaveLength(3);
     expect(result.structuredContent.results[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/site\//);
   });

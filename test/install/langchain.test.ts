@@ -71,7 +71,7 @@ describe("LangChain MCP adapter (MultiServerMCPClient over stdio)", () => {
     });
     expect(message.tool_call_id).toBe("call_1");
     const text = JSON.stringify(message.content);
-    expect(text).toContain("Results for");
+    expect(text).toContain("hiking boots");
     expect(text).toMatch(/http:\/\/127\.0\.0\.1:\d+\/site\//);
     expect(message.status ?? "success").toBe("success");
   });
