@@ -42,6 +42,26 @@ function pageNumber(agent: ResolvedAgent, params: Record<string, unknown>, i: nu
   return Number.isFinite(v) ? v : i + 1;
 }
 
+/**
+ * A sync run whose task failed answers with a result of `status: "error"` (and `error`,
+ * `error_type`) instead of data: that is a `task_failed` error, not an empty success.
+ */
+export function assertResultOk(result: TaskResult, what: string): void {
+  const r = result as TaskResult & { error?: string; error_type?: string };
+  if (r.status !== "error" && r.task?.state !== "error") return;
+  const reason = r.error ?? "no error text";
+  const type = r.error_type ? ` (error_type: ${r.error_type})` : "";
+  throw new ToolError(
+    "task_failed",
+    `The ${what} failed: ${reason}${type}. Check the params, then run it again.`,
+    {
+      error: r.error,
+      errorType: r.error_type,
+      id: r.task_id,
+    },
+  );
+}
+
 function body(result: TaskResult): string | undefined {
   return result.data?.markdown ?? result.data?.html;
 }
@@ -56,6 +76,7 @@ export async function runAgentPages(
   const opts = { signal: ctx.signal };
   if (list.length === 1) {
     const result = await ctx.client.runAgent({ agent: name, params: list[0], formats }, opts);
+    assertResultOk(result, `run of agent ${name}`);
     const outcome: PageOutcome = {
       page: pageNumber(agent, list[0], 0),
       task_id: result.task_id,

@@ -5,6 +5,7 @@
  * params it shows the input schema; `list_versions` lists the versions page by page.
  */
 import { z } from "zod";
+import { assertResultOk } from "../agents/execute.js";
 import { assertTemplateParams, describeTemplateInput, pickVersion } from "../agents/templates.js";
 import type { TaskResult } from "../api/schemas.js";
 import { ToolError } from "./errors.js";
@@ -117,6 +118,7 @@ export const runTemplate = defineTool({
       { template, params: args.params, formats: args.formats, localization: args.localization },
       { signal: ctx.signal },
     );
+    assertResultOk(result, `run of template ${template}`);
     return single(result, common, args.max_chars, notes);
   },
 });
@@ -152,8 +154,12 @@ async function collect(ctx: ToolContext, batchId: string, ids?: string[]) {
   const out = [];
   for (const [index, task_id] of taskIds.slice(0, MAX_BATCH_RESULTS).entries()) {
     try {
-      const r = await ctx.client.getTaskResults(task_id, { signal: ctx.signal });
-      out.push({ index, task_id, state: r.task?.state ?? r.status ?? "success", parsing: r.data?.parsing });
+      const r = (await ctx.client.getTaskResults(task_id, { signal: ctx.signal })) as TaskResult & {
+        error?: string;
+      };
+      const state = r.task?.state ?? (r.status === "error" ? "error" : "success");
+      if (state === "error") out.push({ index, task_id, state, error: r.error ?? "task failed" });
+      else out.push({ index, task_id, state, parsing: r.data?.parsing });
     } catch (e) {
       out.push({ index, task_id, state: "error", error: e instanceof Error ? e.message : String(e) });
     }

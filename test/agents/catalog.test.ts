@@ -117,7 +117,9 @@ describe("AgentCatalog", () => {
     expect(api.calls.filter((c) => c === "get agent_001")).toHaveLength(1);
     const cancelled = new AbortController();
     cancelled.abort();
-    await expect(cat.detail("agent_002", { signal: cancelled.signal })).rejects.toMatchObject({ code: "aborted" });
+    await expect(cat.detail("agent_002", { signal: cancelled.signal })).rejects.toMatchObject({
+      code: "aborted",
+    });
     await cat.flush();
     cat.close();
   });

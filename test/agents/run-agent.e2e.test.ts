@@ -110,6 +110,17 @@ describe("run_agent", () => {
     );
   });
 
+  it("run_agent(task fails): task_failed with the task's error, not an empty success", async () => {
+    sandbox.faults.add({ kind: "task_error", count: 1, match: "POST /v1/agents/run" });
+    const r = await call(server, "run_agent", {
+      agent: "ecommerce_search_listing",
+      params: { query: "laptop" },
+    });
+    sandbox.faults.clear();
+    expect(r.isError).toBe(true);
+    expect(r._meta?.["web-data/error"]).toMatchObject({ code: "task_failed" });
+  });
+
   it("run_agent(pages on an agent without pagination): refused before any request", async () => {
     const from = sandbox.requests.length;
     const r = await call(server, "run_agent", {
