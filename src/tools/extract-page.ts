@@ -45,6 +45,18 @@ export const extractPage = defineTool({
       result = await ctx.client.getTaskResults(task_id, { signal: ctx.signal });
     } else {
       result = await ctx.client.extract(request, { signal: ctx.signal });
+      // A sync extract whose task failed answers with `status: "error"` and no data.
+      const failed = result as TaskResult & { error?: string; error_type?: string };
+      if (failed.status === "error" || failed.task?.state === "error") {
+        throwFailed({
+          status: "failed",
+          target: { kind: "task", id: failed.task_id ?? "unknown" },
+          state: "error",
+          error: failed.error,
+          error_type: failed.error_type,
+          record: failed,
+        });
+      }
     }
     const page = shapePage(result, args.max_chars);
     return { structured: { status: "done", ...page.structured }, text: page.text, images: page.images };
