@@ -144,8 +144,8 @@ describe("extract, tasks and batches", () => {
   });
 
   it("runs a batch whose tasks finish progressively; items override shared inputs", async () => {
-    // a long spread (1-2 s) so that several distinct progress values are observed
-    sandbox.configure({ taskLatencyMs: 1000 });
+    // a spread long enough (0.5-1 s) for polling to observe several distinct progress values
+    sandbox.configure({ taskLatencyMs: 500 });
     const inputs = Array.from({ length: 20 }, (_, i) => ({ url: `${sandbox.siteUrl}/blog?i=${i}` }));
     inputs[0] = { ...inputs[0], formats: ["html"] } as (typeof inputs)[0];
     const submitted = shape(
