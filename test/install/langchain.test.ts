@@ -1,9 +1,12 @@
 /**
  * An LLM agent framework's MCP adapter: LangChain's `MultiServerMCPClient` starts the built
  * server on the sandbox over stdio, loads every tool with its schema, and calls one — the way a
- * LangChain/LangGraph agent would hand the tools to a model and run its tool calls.
+ * LangChain/LangGraph agent would hand the tools to a model and run its tool calls — and the same
+ * over Streamable HTTP (`web-data-mcp --http` with a bearer token), as the README shows.
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, type StdioServer, spawnServer } from "../helpers/mcp.js";
 
@@ -81,5 +84,63 @@ describe("LangChain MCP adapter (MultiServerMCPClient over stdio)", () => {
     await expect(serp.invoke({ query: "hiking boots", search_engine: "no_such_engine" })).rejects.toThrow(
       /schema/i,
     );
+  });
+});
+
+describe("LangChain MCP adapter over Streamable HTTP (web-data-mcp --http, bearer token)", () => {
+  const TOKEN = "tok_QZXJVKWPRTMNHGZXQWERT";
+  let child: ChildProcess | undefined;
+  let url: string;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [CLI, "--http", "--sandbox", "--port", "0"], {
+      env: { ...getDefaultEnvironment(), WEBDATA_HTTP_TOKEN: TOKEN },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    url = await new Promise<string>((resolve, reject) => {
+      child!.stderr!.on("data", (c: Buffer) => {
+        stderr += c.toString("utf8");
+        const m = /Streamable HTTP at (http:\/\/\S+\/mcp)/.exec(stderr);
+        if (m) resolve(m[1]);
+      });
+      child!.once("exit", (code) => reject(new Error(`--http exited ${code}: ${stderr}`)));
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child!.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  });
+
+  it("refuses a client without the token", async () => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it("loads the tools and runs serp_search with the README's configuration", async () => {
+    const http = new MultiServerMCPClient({
+      mcpServers: { "web-data": { url, headers: { Authorization: `Bearer ${TOKEN}` } } },
+    });
+    try {
+      const loaded = await http.getTools();
+      expect(loaded.map((t) => t.name).sort()).toEqual(listed.map((t) => t.name).sort());
+      const serp = loaded.find((t) => t.name === "serp_search")!;
+      const content = await serp.invoke({
+        search_engine: "engine1_search",
+        query: "hiking boots",
+        num_results: 2,
+      });
+      expect(JSON.stringify(content)).toMatch(/http:\/\/127\.0\.0\.1:\d+\/site\//);
+    } finally {
+      await http.close();
+    }
   });
 });
