@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
-import { clip } from "./result.js";
+import { clip, estimateTokens, TOKEN_CAP } from "./result.js";
 
 /** One task of a batch or crawl, as listed in results. */
 export const taskItem = z.object({
@@ -48,10 +48,16 @@ export async function collectPages(
   // An even share per page, so one long page does not crowd out the rest.
   const share = Math.max(MIN_PAGE_CHARS, Math.floor(maxChars / Math.max(1, readable.length)));
   let budget = maxChars;
+  let tokens = TOKEN_CAP;
   let next = 0;
   const queue = readable.slice(0, Math.max(1, Math.floor(maxChars / MIN_PAGE_CHARS)));
   const worker = async () => {
-    while (next < queue.length && budget >= MIN_PAGE_CHARS && !signal.aborted) {
+    while (
+      next < queue.length &&
+      budget >= MIN_PAGE_CHARS &&
+      tokens >= MIN_PAGE_CHARS / 4 &&
+      !signal.aborted
+    ) {
       const item = queue[next++];
       let result: Awaited<ReturnType<WebDataClient["getTaskResults"]>>;
       try {
@@ -64,8 +70,9 @@ export async function collectPages(
         continue;
       }
       const body = result.data?.markdown ?? result.data?.html ?? "";
-      const part = clip(body, Math.min(share, budget));
+      const part = clip(body, Math.min(share, budget), 0, tokens);
       budget -= part.text.length;
+      tokens -= estimateTokens(part.text);
       item.url ??= result.url;
       if (result.status_code !== undefined) item.status_code = result.status_code;
       item.content = part.text;

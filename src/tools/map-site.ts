@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
 import { urlArg } from "./extract-page.js";
-import { longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
+import { longToolShape, maxCharsArg, pendingResult, TOKEN_CAP, throwFailed } from "./result.js";
 import { defineTool } from "./tool.js";
 
 /** The URLs in a map task's result (`data.links`; other spellings tolerated). */
@@ -13,8 +13,9 @@ export function mapUrls(result: TaskResult): string[] {
   return Array.isArray(list) ? list.filter((u): u is string => typeof u === "string") : [];
 }
 
-/** As many URLs as fit in `maxChars` (one per line), from `offset`. */
+/** As many URLs as fit in `maxChars` (one per line; at most ~3 chars per capped token), from `offset`. */
 export function urlPage(urls: readonly string[], maxChars: number, offset = 0) {
+  maxChars = Math.min(maxChars, TOKEN_CAP * 3);
   const page: string[] = [];
   let used = 0;
   for (let i = offset; i < urls.length; i++) {

@@ -10,7 +10,7 @@ import type { ToolResult } from "./tool.js";
 export const DEFAULT_MAX_CHARS = 20_000;
 
 /** The `max_chars` argument every reading tool takes. */
-export const maxCharsArg = z.number().int().min(200).max(80_000).default(DEFAULT_MAX_CHARS);
+export const maxCharsArg = z.number().int().min(200).max(40_000).default(DEFAULT_MAX_CHARS);
 
 export const offsetArg = z.number().int().min(0).default(0);
 
@@ -21,8 +21,33 @@ export interface Clip {
   next_offset?: number;
 }
 
-export function clip(text: string, maxChars: number, offset = 0): Clip {
-  const slice = text.slice(offset, offset + maxChars);
+/**
+ * Most estimated tokens one clipped text may hold. A result carries its text twice (content and
+ * structuredContent), so this keeps every result well under 25,000 tokens.
+ */
+export const TOKEN_CAP = 9_000;
+
+/** Cheap token estimate: ~4 ASCII characters per token, one token per other character (CJK…). */
+export function estimateTokens(text: string): number {
+  let tokens = 0;
+  for (let i = 0; i < text.length; i++) tokens += text.charCodeAt(i) < 128 ? 0.25 : 1;
+  return Math.ceil(tokens);
+}
+
+/** Length of the longest prefix of `text` whose estimate stays within `tokens`. */
+function fitTokens(text: string, tokens: number): number {
+  let used = 0;
+  for (let i = 0; i < text.length; i++) {
+    used += text.charCodeAt(i) < 128 ? 0.25 : 1;
+    if (used > tokens) return i;
+  }
+  return text.length;
+}
+
+/** `maxChars` characters from `offset`, fewer when they would exceed `maxTokens` estimated tokens. */
+export function clip(text: string, maxChars: number, offset = 0, maxTokens = TOKEN_CAP): Clip {
+  let slice = text.slice(offset, offset + maxChars);
+  slice = slice.slice(0, fitTokens(slice, maxTokens));
   const end = offset + slice.length;
   return end < text.length
     ? { text: slice, total_chars: text.length, next_offset: end }

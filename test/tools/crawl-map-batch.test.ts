@@ -93,7 +93,7 @@ describe("map_site", () => {
     const rest = await call(server, "get_task", {
       task_id: s.task_id,
       offset: s.next_offset,
-      max_chars: 80_000,
+      max_chars: 40_000,
     });
     expect(s.urls.length + rest.structuredContent.urls.length).toBe(s.total);
   });
