@@ -22,9 +22,14 @@ const oneLine = (s) =>
     .replace(/\s+/g, " ")
     .trim();
 
-/** manifest.json `tools`: name and description of every tool the registry holds. */
+/**
+ * manifest.json `tools`: name and description of every tool the bundle can expose — the registry's
+ * tools except the `legacy` toolset, which needs a Basic credential the bundle does not ask for.
+ */
 export function manifestTools(tools) {
-  return tools.map((t) => ({ name: t.name, description: oneLine(t.description) }));
+  return tools
+    .filter((t) => t.toolset !== "legacy")
+    .map((t) => ({ name: t.name, description: oneLine(t.description) }));
 }
 
 /** The README's tools table (Markdown), one row per tool in registry order. */

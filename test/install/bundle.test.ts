@@ -199,6 +199,9 @@ describe("the .mcpb bundle", () => {
     const client = new Client({ name: "install-test", version: "0.0.0" });
     try {
       await client.connect(transport);
+      // With the default settings the bundle exposes exactly the tools its manifest lists.
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(manifest.tools.map((t) => t.name).sort());
       const result: any = await client.callTool({
         name: "serp_search",
         arguments: { search_engine: "engine1_search", query: "hiking boots", num_results: 3 },
