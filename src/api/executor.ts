@@ -55,6 +55,9 @@ function retryAfterFromBody(bodyText: string): number | undefined {
   }
 }
 
+/** The client's own pool was closed: retrying cannot help. */
+const CLOSED_CODES = new Set(["UND_ERR_DESTROYED", "UND_ERR_CLOSED"]);
+
 export class Executor {
   readonly #deps: ExecutorDeps;
 
@@ -109,6 +112,12 @@ export class Executor {
       } catch (err) {
         if (!(err instanceof TransportError)) throw stopped(false);
         if (err.aborted) throw stopped(err.sent);
+        if (CLOSED_CODES.has(err.code)) {
+          throw this.error({
+            code: "network_error",
+            message: `${label} was not sent: the client is closed.`,
+          });
+        }
         const decision = this.#decide(spec.kind, { transport: { sent: err.sent } }, attempt, started, retry);
         if (!decision.retry) {
           throw this.error(errorFromTransport(err, label, attempt, decision.maybeAccepted));

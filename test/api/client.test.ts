@@ -196,6 +196,19 @@ describe("error statuses", () => {
   });
 });
 
+describe("closing", () => {
+  it("is idempotent, and a call after close fails at once without retrying", async () => {
+    const { server, client } = await setup((_req, res) => json(res, 200, { task: TASK }));
+    await client.close();
+    await client.close();
+    const err = await failure(client.getTask(TASK.id));
+    expect(err.code).toBe("network_error");
+    expect(err.message).toContain("closed");
+    expect(err.message).not.toContain("attempts");
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe("cancellation", () => {
   it("aborts an in-flight request with an aborted ApiError", async () => {
     const { client } = await setup(() => {
