@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
@@ -90,4 +90,31 @@ export async function writeCache(file: string, dir: string, snapshot: CatalogSna
     await unlink(tmp).catch(() => {});
     throw e;
   }
+}
+
+/**
+ * Deletes other catalog caches in `dir` untouched for longer than `maxAgeMs` (they would be
+ * ignored anyway): caches of base URLs no longer used, e.g. a sandbox on a past port.
+ */
+export async function pruneCaches(
+  dir: string,
+  keep: string,
+  maxAgeMs: number,
+  now = Date.now(),
+): Promise<number> {
+  let removed = 0;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!/^agents-[0-9a-f]{24}\.json(\.[0-9a-f]+\.tmp)?$/.test(name)) continue;
+    const path = join(dir, name);
+    if (path === keep) continue;
+    const info = await stat(path).catch(() => undefined);
+    if (info && now - info.mtimeMs > maxAgeMs) {
+      await unlink(path).then(
+        () => removed++,
+        () => {},
+      );
+    }
+  }
+  return removed;
 }

@@ -6,7 +6,7 @@
  */
 import { ApiError } from "../api/errors.js";
 import type { AgentDetail, AgentRecord } from "../api/schemas.js";
-import { CACHE_VERSION, type CatalogSnapshot, readCache, writeCache } from "./cache.js";
+import { CACHE_VERSION, type CatalogSnapshot, pruneCaches, readCache, writeCache } from "./cache.js";
 import { type CompiledAgent, compileAgent } from "./compile.js";
 
 /** The two client methods the catalog needs (`WebDataClient` has both). */
@@ -47,6 +47,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** `work`, or an `aborted` ApiError as soon as `signal` aborts (the shared work goes on). */
 function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return work;
+  // A caller that gave up leaves the shared work unobserved: its failure is not unhandled.
+  work.catch(() => {});
   const aborted = () => new ApiError({ code: "aborted", message: "the call was cancelled" });
   if (signal.aborted) return Promise.reject(aborted());
   return new Promise<T>((resolve, reject) => {
@@ -65,6 +67,7 @@ export class AgentCatalog {
   private inflight?: Promise<CatalogChange>;
   private timer?: NodeJS.Timeout;
   private writes: Promise<void> = Promise.resolve();
+  private pruned = false;
   private readonly detailFetches = new Map<string, Promise<AgentDetail>>();
   fetchedAt?: number;
   source: "none" | "cache" | "network" = "none";
@@ -263,6 +266,10 @@ export class AgentCatalog {
     };
     try {
       await writeCache(c.file, c.dir, snapshot);
+      if (!this.pruned) {
+        this.pruned = true;
+        await pruneCaches(c.dir, c.file, c.maxAgeMs);
+      }
     } catch (e) {
       this.report(e, "writing the agent cache");
     }

@@ -22,14 +22,14 @@ export function createCatalog(
   client: WebDataClient,
   onError?: (message: string) => void,
 ): AgentCatalog {
+  // The in-process sandbox listens on a new port every start: a disk cache could never be
+  // read again, so none is kept unless WEBDATA_CACHE_DIR asks for one.
+  const useDisk = !config.sandbox || config.cacheDir !== undefined;
   const dir = config.cacheDir ?? defaultCacheDir();
-  return new AgentCatalog({
-    client,
-    baseUrl: config.baseUrl,
-    wanted: config.agentTools,
-    cache: { dir, file: cacheFile(dir, config.baseUrl, config.apiKey), maxAgeMs: DEFAULT_CACHE_MAX_AGE_MS },
-    onError,
-  });
+  const cache = useDisk
+    ? { dir, file: cacheFile(dir, config.baseUrl, config.apiKey), maxAgeMs: DEFAULT_CACHE_MAX_AGE_MS }
+    : undefined;
+  return new AgentCatalog({ client, baseUrl: config.baseUrl, wanted: config.agentTools, cache, onError });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -122,6 +122,43 @@ describe("AgentCatalog", () => {
     });
     await cat.flush();
     cat.close();
+  });
+});
+
+describe("cache housekeeping", () => {
+  it("drops other caches past the age limit after a write, keeps fresh ones and other files", async () => {
+    const old = join(dir, `agents-${"a".repeat(24)}.json`);
+    const young = join(dir, `agents-${"b".repeat(24)}.json`);
+    const other = join(dir, "notes.json");
+    for (const f of [old, young, other]) await writeFile(f, "{}");
+    const past = new Date(Date.now() - 120_000);
+    await utimes(old, past, past);
+    await utimes(other, past, past);
+    const cat = make(fakeClient(1).client);
+    await cat.refresh();
+    const left = await readdir(dir);
+    expect(left).not.toContain(`agents-${"a".repeat(24)}.json`);
+    expect(left).toEqual(expect.arrayContaining([`agents-${"b".repeat(24)}.json`, "notes.json"]));
+    expect(left).toHaveLength(3);
+    cat.close();
+  });
+
+  it("keeps no disk cache for the in-process sandbox unless WEBDATA_CACHE_DIR is set", async () => {
+    const { createCatalog } = await import("../../src/agents/service.js");
+    const { loadConfig } = await import("../../src/config.js");
+    const base = { WEBDATA_API_KEY: "k_test_123456", WEBDATA_BASE_URL: "http://127.0.0.1:1234" };
+    const api = fakeClient(1);
+    const plain = createCatalog(loadConfig(base, { sandbox: true }), api.client as never);
+    await plain.refresh();
+    expect(await readdir(dir)).toEqual([]);
+    const kept = createCatalog(
+      loadConfig({ ...base, WEBDATA_CACHE_DIR: dir }, { sandbox: true }),
+      api.client as never,
+    );
+    await kept.refresh();
+    expect(await readdir(dir)).toHaveLength(1);
+    plain.close();
+    kept.close();
   });
 });
 
