@@ -34,7 +34,11 @@ export const runAgent = defineTool({
     assertParams(agent, args.params);
     const list = pageParams(agent, args.params, args.pages);
     const run = await runAgentPages(ctx, agent, list, args.formats);
-    if (run.pending) return pendingResult(run.pending, { agent: agent.detail.name, tasks: run.tasks });
+    if (run.pending) {
+      const pending = pendingResult(run.pending, { agent: agent.detail.name, tasks: run.tasks });
+      const pages = run.tasks.map((t) => `page ${t.page}: ${t.task_id}`).join(", ");
+      return { ...pending, text: `${pending.text}\nEvery page's task (read each with get_task): ${pages}` };
+    }
     return shape(agent.detail.name, run, args.max_chars, agent.compiled.notes);
   },
 });

@@ -184,3 +184,26 @@ describe("list_agents", () => {
     expect(textOf(r)).toContain('- "query" (string, required): Search keyword or phrase.');
   });
 });
+
+describe("run_agent past the wait limit", () => {
+  it("run_agent(pages, slow tasks): a pending handle with every page's task and the get_task call", async () => {
+    const slow = await spawnAgainst(sandbox, { WEBDATA_CACHE_DIR: cacheDir, WEBDATA_WAIT_MS: "300" });
+    sandbox.configure({ taskLatencyMs: 5_000 });
+    try {
+      const r = await call(slow, "run_agent", {
+        agent: "ecommerce_search_listing",
+        params: { query: "laptop" },
+        pages: 2,
+      });
+      expect(r.isError).toBeFalsy();
+      const s = r.structuredContent;
+      expect(s.status).toBe("pending");
+      expect(s.tasks).toHaveLength(2);
+      expect(s.resume).toEqual({ tool: "get_task", arguments: { task_id: s.tasks[0].task_id } });
+      expect(textOf(r)).toContain(`page 2: ${s.tasks[1].task_id}`);
+    } finally {
+      sandbox.configure({ taskLatencyMs: 100 });
+      await slow.close();
+    }
+  });
+});
