@@ -60,8 +60,28 @@ export class ToolTaskStore implements TaskStore {
     await this.inner.storeTaskResult(taskId, status, result, sessionId);
   }
 
-  getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
-    return this.inner.getTaskResult(taskId, sessionId);
+  /**
+   * An implicit task's result is read once, by the SDK answering the call: forget the task then,
+   * or every long call's full result would stay in memory for the TTL (a soak of 10,000 calls
+   * grew the server by ~90 MB).
+   */
+  async getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
+    const result = await this.inner.getTaskResult(taskId, sessionId);
+    if (this.implicit.has(taskId)) this.forget(taskId);
+    return result;
+  }
+
+  /** Drops a task from the SDK's in-memory store (it has no delete of its own). */
+  private forget(taskId: string): void {
+    const inner = this.inner as unknown as {
+      tasks: Map<string, unknown>;
+      cleanupTimers: Map<string, ReturnType<typeof setTimeout>>;
+    };
+    clearTimeout(inner.cleanupTimers.get(taskId));
+    inner.cleanupTimers.delete(taskId);
+    inner.tasks.delete(taskId);
+    this.implicit.delete(taskId);
+    this.controllers.delete(taskId);
   }
 
   async updateTaskStatus(taskId: string, status: Task["status"], message?: string, sessionId?: string) {
