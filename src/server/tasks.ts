@@ -66,9 +66,12 @@ export class ToolTaskStore implements TaskStore {
    * grew the server by ~90 MB).
    */
   async getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
-    const result = await this.inner.getTaskResult(taskId, sessionId);
-    if (this.implicit.has(taskId)) this.forget(taskId);
-    return result;
+    try {
+      return await this.inner.getTaskResult(taskId, sessionId);
+    } finally {
+      // Also when there is no result (a cancelled call): the SDK asks exactly once.
+      if (this.implicit.has(taskId)) this.forget(taskId);
+    }
   }
 
   /** Drops a task from the SDK's in-memory store (it has no delete of its own). */
