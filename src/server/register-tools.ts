@@ -19,6 +19,8 @@ import type { ToolTaskStore } from "./tasks.js";
 
 /** How long work started as an MCP task the client asked for may run (ms). */
 export const TASK_WAIT_MS = 15 * 60_000;
+/** How long a task's record and result are kept when the client names no TTL (ms). */
+export const TASK_TTL_MS = 60 * 60_000;
 
 type TaskWriter = Pick<ToolTaskStore, "getTask" | "updateTaskStatus" | "storeTaskResult">;
 
@@ -53,7 +55,7 @@ export function registerDefinedTool(
   }
   const handler = {
     async createTask(args: unknown, extra: CreateTaskRequestHandlerExtra) {
-      const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl });
+      const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl ?? TASK_TTL_MS });
       const implicit = deps.taskStore.isImplicit(task.taskId);
       const controller = deps.taskStore.controllerFor(task.taskId);
       // An implicit task lives as long as the call: the call's cancellation stops it.
