@@ -69,20 +69,27 @@ function makeProgress(opts: CallOptions): ToolContext["progress"] {
 const RESULT_GRACE_MS = 1_000;
 
 /**
- * The handler's signal: the call's cancellation, plus the deadline as an `AbortSignal.timeout`
- * (the client then ends the request with `timeout`, and `maybeAccepted` for a sent submission).
+ * The call's cancellation plus its deadline, as a "TimeoutError" abort (the client then ends the
+ * request with `timeout`, and `maybeAccepted` for a sent submission). The timer is cleared when
+ * the call ends, so finished calls hold no timers.
  */
-function handlerSignal(opts: CallOptions, graceMs: number): AbortSignal {
+function deadlineSignal(opts: CallOptions, graceMs: number): { signal: AbortSignal; clear(): void } {
   const left = Math.max(0, opts.deadline - Date.now()) + graceMs;
-  return AbortSignal.any([opts.signal, AbortSignal.timeout(left)]);
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException("the call reached its deadline", "TimeoutError")),
+    left,
+  );
+  timer.unref();
+  return { signal: AbortSignal.any([opts.signal, controller.signal]), clear: () => clearTimeout(timer) };
 }
 
-export function makeContext(deps: ToolDeps, opts: CallOptions, graceMs = 0): ToolContext {
+export function makeContext(deps: ToolDeps, opts: CallOptions, signal = opts.signal): ToolContext {
   const progress = makeProgress(opts);
   return {
     client: deps.client,
     config: deps.config,
-    signal: handlerSignal(opts, graceMs),
+    signal,
     progress,
     log: deps.log,
     deadline: opts.deadline,
@@ -127,11 +134,9 @@ export async function runTool(
   opts: CallOptions,
 ): Promise<CallToolResult> {
   const started = Date.now();
+  const limit = deadlineSignal(opts, tool.longRunning ? RESULT_GRACE_MS : 0);
   try {
-    const result = await tool.handler(
-      args as never,
-      makeContext(deps, opts, tool.longRunning ? RESULT_GRACE_MS : 0),
-    );
+    const result = await tool.handler(args as never, makeContext(deps, opts, limit.signal));
     // The SDK checks plain tools' results itself; results of task work it does not check.
     const checked = tool.longRunning ? outputSchema(tool).safeParse(result.structured) : undefined;
     if (checked && !checked.success) {
@@ -147,5 +152,7 @@ export async function runTool(
     const code = (result._meta?.["web-data/error"] as { code?: string } | undefined)?.code;
     deps.log.info(`tool ${tool.name} failed: ${code}`, { ms: Date.now() - started });
     return result;
+  } finally {
+    limit.clear();
   }
 }
