@@ -17,9 +17,23 @@ for (const name of modules) {
     const mod = await import(`./${name}.mjs`);
     for (const row of await mod.run()) rows.push({ group: name, ...row });
   } catch (error) {
-    rows.push({ group: name, metric: "benchmark failed", value: String(error?.message ?? error), ok: false });
+    rows.push({
+      group: name,
+      metric: "benchmark failed",
+      value: String(error?.message ?? error),
+      compare: "",
+      target: "runs",
+      ok: false,
+    });
   }
   process.stderr.write(`bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+// Every figure is read beside what it is compared with and its target: list any row without them.
+const gaps = rows.filter((r) => r.compare === undefined || r.target === undefined || r.ok === undefined);
+for (const r of gaps) {
+  const missing = ["compare", "target", "ok"].filter((k) => r[k] === undefined).join(", ");
+  r.note = `no ${missing}`;
 }
 
 printTable(rows);
@@ -32,3 +46,7 @@ await writeFile(
 process.stdout.write(`\nwritten: ${out}\n`);
 const failed = rows.filter((r) => r.ok === false).length;
 process.stdout.write(`${rows.length - failed} on target, ${failed} off target\n`);
+if (gaps.length > 0) {
+  process.stdout.write(`${gaps.length} rows lack a comparison, target or verdict:\n`);
+  for (const r of gaps) process.stdout.write(`  ${r.group}: ${r.metric} (${r.note})\n`);
+}
