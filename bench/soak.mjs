@@ -1,13 +1,16 @@
 // Soak and big-result benchmarks (run `npm run build` first): the built stdio server against the
 // in-process sandbox, driven by the SDK client.
 // - 10,000 tool calls of a mixed workload over ONE stdio session (16 in flight): throughput,
-//   p50/p99 latency, the server's RSS (VmRSS of the child) after warm-up and at the end, beside
-//   the same mix sent straight to the API with WebDataClient (what the MCP layer costs);
+//   p50/p99 latency, the server's RSS (VmRSS of the child) after warm-up, every tenth and at the
+//   end, and its heap snapshot size (after a full GC; RSS alone moves with GC timing) before and
+//   after, beside the same mix sent straight to the API with WebDataClient (what MCP costs);
 // - one 20 MB page through extract_page: the server's peak RSS during the call (sampled every
 //   10 ms) over its RSS before, and the result's size against max_chars.
 // The client's limiter and the sandbox's rate limit are both lifted (WEBDATA_MAX_RPS=1000000,
 // rateLimit 1000000): this measures the server, not the documented 83 rps.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -39,10 +42,14 @@ const rssMb = (pid) => {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 };
 
-async function connect(sandbox) {
+/** Heap snapshot growth over the soak that counts as noise (snapshots follow a full GC). */
+const HEAP_NOISE_MB = 3;
+
+async function connect(sandbox, { cwd, nodeArgs = [] } = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI],
+    args: [...nodeArgs, CLI],
+    cwd,
     env: {
       ...getDefaultEnvironment(),
       WEBDATA_BASE_URL: sandbox.url,
@@ -114,8 +121,30 @@ async function drive(count, one, onDone = () => {}) {
   return { latencies, wallMs: performance.now() - t0, failures };
 }
 
+/** Asks the child for a heap snapshot (taken after a full GC); resolves to its size in MB. */
+async function heapSnapshotMb(pid, dir) {
+  const before = new Set(readdirSync(dir));
+  process.kill(pid, "SIGUSR2");
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 250));
+    const file = readdirSync(dir).find((f) => !before.has(f) && f.endsWith(".heapsnapshot"));
+    if (!file) continue;
+    // Written once the size stops changing.
+    const size = statSync(join(dir, file)).size;
+    await new Promise((r) => setTimeout(r, 500));
+    if (statSync(join(dir, file)).size === size && size > 0) {
+      rmSync(join(dir, file));
+      return size / 1024 / 1024;
+    }
+  }
+}
+
 async function soak(sandbox, taskId) {
-  const { client, pid, close } = await connect(sandbox);
+  const snapshots = mkdtempSync(join(tmpdir(), "webdata-soak-"));
+  const { client, pid, close } = await connect(sandbox, {
+    cwd: snapshots,
+    nodeArgs: ["--heapsnapshot-signal=SIGUSR2"],
+  });
   try {
     const pick = mix(sandbox, taskId);
     const call = (i) => {
@@ -124,12 +153,14 @@ async function soak(sandbox, taskId) {
     };
     const rssSpawned = rssMb(pid);
     await drive(WARMUP, call);
+    const heapStart = await heapSnapshotMb(pid, snapshots);
     const rssStart = rssMb(pid);
     const readings = [];
     const { latencies, wallMs, failures } = await drive(CALLS, call, (done) => {
       if (done % Math.ceil(CALLS / CHECKPOINTS) === 0) readings.push(rssMb(pid));
     });
     const rssEnd = rssMb(pid);
+    const heapEnd = await heapSnapshotMb(pid, snapshots);
     const firstHalfPeak = Math.max(rssStart, ...readings.slice(0, Math.floor(readings.length / 2)));
     await client.ping();
 
@@ -175,9 +206,18 @@ async function soak(sandbox, taskId) {
         target: `end ≤ first-half peak + ${RSS_NOISE_MB} MB (no upward trend)`,
         ok: overPeak <= RSS_NOISE_MB,
       },
+      {
+        metric: `soak: server heap snapshot (after a full GC) after warm-up → after ${CALLS} calls`,
+        value: `${round(heapStart, 1)} → ${round(heapEnd, 1)}`,
+        unit: "MB",
+        compare: `growth ${round(heapEnd - heapStart, 2)} MB (${round(((heapEnd - heapStart) * 1024 * 1024) / CALLS, 0)} B per call)`,
+        target: `growth ≤ ${HEAP_NOISE_MB} MB`,
+        ok: heapEnd - heapStart <= HEAP_NOISE_MB,
+      },
     ];
   } finally {
     await close();
+    rmSync(snapshots, { recursive: true, force: true });
   }
 }
 
