@@ -19,7 +19,7 @@ export function compileAgent(detail: AgentDetail): CompiledAgent {
 
 export interface ParamsCheck {
   ok: boolean;
-  /** The params as validated (unchanged input; defaults are left to the API). */
+  /** The params to send: the input minus optional params given as null (defaults are left to the API). */
   params: Record<string, unknown>;
   /** One line per problem, in the agent's own words. */
   problems: string[];
@@ -34,12 +34,15 @@ export function checkParams(agent: CompiledAgent, params: unknown): ParamsCheck 
   if (typeof input !== "object" || Array.isArray(input)) {
     return { ok: false, params: {}, problems: ["params must be an object of the agent's parameters"] };
   }
-  const rest = { ...input };
+  // An optional param given as null means "not given" (as the API reads it): dropped.
+  const required = new Set(agent.params.properties.filter((p) => p.required).map((p) => p.name));
+  const cleaned = Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== null || required.has(k)));
+  const rest = { ...cleaned };
   delete rest.callback_url;
   const result = agent.params.schema.safeParse(rest);
-  if (result.success) return { ok: true, params: input, problems: [] };
+  if (result.success) return { ok: true, params: cleaned, problems: [] };
   const problems = result.error.issues.map((i) => i.message);
-  return { ok: false, params: input, problems: [...new Set(problems)] };
+  return { ok: false, params: cleaned, problems: [...new Set(problems)] };
 }
 
 /** The agent's full input description, one param a line, for listings and error answers. */

@@ -44,10 +44,13 @@ function suggest(catalog: AgentCatalog, name: string): string[] {
     .map((a) => a.name);
 }
 
-/** Throws `invalid_argument` with every problem and the agent's own input description. */
-export function assertParams(agent: ResolvedAgent, params: Record<string, unknown>): void {
+/**
+ * The params to send, or `invalid_argument` with every problem and the agent's own input
+ * description.
+ */
+export function assertParams(agent: ResolvedAgent, params: Record<string, unknown>): Record<string, unknown> {
   const check = checkParams(agent.compiled, params);
-  if (check.ok) return;
+  if (check.ok) return check.params;
   throw new ToolError(
     "invalid_argument",
     [
@@ -88,8 +91,7 @@ export function pageParams(agent: ResolvedAgent, params: Record<string, unknown>
     ...params,
     [field]: asString ? String(start + i) : start + i,
   }));
-  for (const p of list) assertParams(agent, p);
-  return list;
+  return list.map((p) => assertParams(agent, p));
 }
 
 export interface PageOutcome {

@@ -54,8 +54,7 @@ export function defineAgentTool(
     async handler(args, ctx) {
       const params = { ...(args as Record<string, unknown>) };
       const agent = await resolveAgent(agentCatalog(ctx), name, ctx.signal);
-      assertParams(agent, params);
-      const run = await runAgentPages(ctx, agent, [params]);
+      const run = await runAgentPages(ctx, agent, [assertParams(agent, params)]);
       const parsing = run.parsing;
       let structured: Record<string, unknown>;
       if (!exactOutput) structured = { parsing };

@@ -31,8 +31,8 @@ export const runAgent = defineTool({
   longRunning: true,
   async handler(args, ctx) {
     const agent = await resolveAgent(agentCatalog(ctx), args.agent, ctx.signal);
-    assertParams(agent, args.params);
-    const list = pageParams(agent, args.params, args.pages);
+    const params = assertParams(agent, args.params);
+    const list = pageParams(agent, params, args.pages);
     const run = await runAgentPages(ctx, agent, list, args.formats);
     if (run.pending) {
       const pending = pendingResult(run.pending, { agent: agent.detail.name, tasks: run.tasks });

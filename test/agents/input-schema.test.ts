@@ -80,6 +80,14 @@ describe("input_properties → zod (params)", () => {
     expect(r.problems.join("\n")).toMatch(/"url" must match the pattern/);
   });
 
+  it("drops optional params given as null (the API reads them as absent); a null required one is missing", () => {
+    const ok = checkParams(agent, { query: "laptop", page: null, country: null });
+    expect(ok.ok).toBe(true);
+    expect(ok.params).toEqual({ query: "laptop" });
+    const bad = checkParams(agent, { query: null });
+    expect(bad.problems[0]).toContain('param "query" must be a string, got null');
+  });
+
   it("names unknown params and lists the ones the agent takes; callback_url is always allowed", () => {
     const r = checkParams(agent, { query: "laptop", qeury: "x" });
     expect(r.problems).toEqual([
