@@ -181,6 +181,7 @@ describe("secrets over Streamable HTTP", () => {
         WEBDATA_HTTP_TOKEN: token,
         WEBDATA_WAIT_MS: String(WAIT_MS),
         WEBDATA_LOG_LEVEL: "debug",
+        WEBDATA_HTTP_DRAIN_MS: "1000",
       },
       stdio: ["ignore", "ignore", "pipe"],
     });
