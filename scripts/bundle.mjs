@@ -1,8 +1,10 @@
 // Bundles the CLI entry into dist/cli.js so the server starts fast: Node resolves and reads one file
 // (plus lazily loaded chunks for the sandbox, HTTP and agent parts) instead of hundreds of modules.
-import { chmod } from "node:fs/promises";
+import { chmod, rm } from "node:fs/promises";
 import { build } from "esbuild";
 
+// Chunk names carry content hashes: clear old ones so a pack never ships stale chunks.
+await rm("dist/chunks", { recursive: true, force: true });
 await build({
   entryPoints: { cli: "src/cli.ts" },
   outdir: "dist",
