@@ -44,8 +44,12 @@ export class ConfigError extends Error {
 export const DEFAULT_WAIT_MS = 50_000;
 export const DEFAULT_MAX_RPS = 83;
 
+/**
+ * Blank values are unset. So is an unexpanded MCP Bundle placeholder such as
+ * `${user_config.agent_tools}`: some hosts pass an optional field left empty through verbatim.
+ */
 const blankToUndefined = (v: string | undefined) =>
-  v === undefined || v.trim() === "" ? undefined : v.trim();
+  v === undefined || v.trim() === "" || /^\$\{user_config\.[\w-]+\}$/.test(v.trim()) ? undefined : v.trim();
 
 function parseUrl(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

@@ -17,6 +17,17 @@ describe("loadConfig", () => {
     expect(c.toolsets).not.toContain("legacy");
   });
 
+  it("treats an unexpanded bundle placeholder as unset", () => {
+    const c = loadConfig({
+      ...base,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal placeholder is the input under test
+      WEBDATA_AGENT_TOOLS: "${user_config.agent_tools}",
+      WEBDATA_WAIT_MS: " ",
+    });
+    expect(c.agentTools).toEqual([]);
+    expect(c.waitMs).toBe(50_000);
+  });
+
   it("lets flags win over the environment", () => {
     const c = loadConfig(
       { ...base, WEBDATA_WAIT_MS: "1000", WEBDATA_TOOLSETS: "search" },
