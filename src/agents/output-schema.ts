@@ -3,8 +3,9 @@
  * `minimum`/`maximum`, `items`/`properties`) → a zod schema of its `data.parsing`.
  *
  * Output schemas describe, they do not police: a run that returns an extra field, a null or a
- * value outside `minimum`/`maximum` is still a successful run, so every field is optional and
- * nullable, objects keep unknown members, and `format`/`minimum`/`maximum` are carried as
+ * value outside `minimum`/`maximum` is still a successful run, so every field is optional
+ * (nulls are removed first with `stripNulls`: a `nullable` would hide each field's type behind
+ * an `anyOf` in tools/list), objects keep unknown members, and `format`/`minimum`/`maximum` are carried as
  * `x-format`/`x-minimum`/`x-maximum` annotations only (a client validating `format: uri` with
  * ajv would otherwise reject a result the agent returned). Unknown types degrade to "any value"
  * with a note.
@@ -55,7 +56,7 @@ function fragment(f: unknown, path: string, depth: number, notes: string[]): z.Z
 function fields(props: Record<string, unknown>, prefix: string, depth: number, notes: string[]): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, f] of Object.entries(props)) {
-    shape[name] = fragment(f, `${prefix}${name}`, depth, notes).nullable().optional();
+    shape[name] = fragment(f, `${prefix}${name}`, depth, notes).optional();
   }
   return z.looseObject(shape);
 }
@@ -66,4 +67,13 @@ export function buildOutputSchema(output: Record<string, unknown> | null | undef
     return { schema: z.looseObject({}), notes, exact: false };
   }
   return { schema: fields(output, "", 1, notes), notes, exact: true };
+}
+
+/** Drops null object members and null array items, at every depth (null reads as "absent"). */
+export function stripNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((v) => v !== null).map(stripNulls);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = stripNulls(v);
+  return out;
 }

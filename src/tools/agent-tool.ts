@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { describeInputs } from "../agents/compile.js";
 import { runAgentPages } from "../agents/execute.js";
+import { stripNulls } from "../agents/output-schema.js";
 import { assertParams, type ResolvedAgent, resolveAgent } from "../agents/run.js";
 import { agentCatalog } from "../agents/service.js";
 import { clip, DEFAULT_MAX_CHARS } from "./result.js";
@@ -56,11 +57,12 @@ export function defineAgentTool(
       const agent = await resolveAgent(agentCatalog(ctx), name, ctx.signal);
       const run = await runAgentPages(ctx, agent, [assertParams(agent, params)]);
       const parsing = run.parsing;
+      const clean = stripNulls(parsing);
       let structured: Record<string, unknown>;
       if (!exactOutput) structured = { parsing };
-      else if (isRecord(parsing)) {
+      else if (isRecord(clean)) {
         // Only declared top-level fields: clients check structuredContent against the schema.
-        structured = Object.fromEntries(Object.entries(parsing).filter(([k]) => k in outputShape));
+        structured = Object.fromEntries(Object.entries(clean).filter(([k]) => k in outputShape));
       } else structured = {};
       const json = clip(JSON.stringify(parsing ?? null, null, 1), DEFAULT_MAX_CHARS);
       const lines = [`Agent ${name}${run.task_id ? ` (task ${run.task_id})` : ""}:`, json.text];

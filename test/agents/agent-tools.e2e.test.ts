@@ -71,7 +71,9 @@ function expectExact(tool: Tool | undefined, d: AgentDetail) {
     const min = p.rules.find((r) => r.startsWith("min_length:"));
     if (min) expect(js.minLength, p.name).toBe(Number(min.split(":")[1]));
   }
-  expect(Object.keys(tool!.outputSchema?.properties ?? {})).toEqual(Object.keys(d.output_schema ?? {}));
+  const out = (tool!.outputSchema?.properties ?? {}) as Record<string, { type?: string }>;
+  expect(Object.keys(out)).toEqual(Object.keys(d.output_schema ?? {}));
+  for (const [k, f] of Object.entries(d.output_schema ?? {})) expect(out[k].type, k).toBe(f.type);
 }
 
 describe("dedicated agent tools", () => {
