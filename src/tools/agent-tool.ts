@@ -39,7 +39,7 @@ export function defineAgentTool(
     ? known.compiled.output.schema.shape
     : { parsing: z.unknown().optional().describe("The agent's data.parsing") };
   const about = detail
-    ? `${firstSentences(detail.description) || detail.display_name}${detail.domain ? ` (${detail.domain})` : ""}`
+    ? `${firstSentences(detail.description) || detail.display_name}${detail.domain ? ` (${detail.domain.replace(/^https?:\/\//, "")})` : ""}`
     : `Runs the "${name}" agent.`;
   const paginated = known?.compiled.params.paginationParam;
   // Strict when known (tools/list shows additionalProperties: false); loose keeps every argument.
