@@ -3,7 +3,6 @@
  * winning. Every problem is a `ConfigError` whose message is one line fit for stderr; the key
  * is never part of a message.
  */
-import { z } from "zod";
 import { DEFAULT_TOOLSETS, isToolset, TOOLSETS, type Toolset } from "./tools/toolsets.js";
 
 export interface Config {
@@ -51,10 +50,24 @@ export const DEFAULT_MAX_RPS = 83;
 const blankToUndefined = (v: string | undefined) =>
   v === undefined || v.trim() === "" || /^\$\{user_config\.[\w-]+\}$/.test(v.trim()) ? undefined : v.trim();
 
+/**
+ * What `z.url({ protocol: /^https?$/ })` accepts, without loading zod at start-up: an explicit
+ * `http://` or `https://` prefix, a parseable URL, an http(s) protocol.
+ */
+function isHttpUrl(value: string): boolean {
+  const trimmed = value.trim();
+  if (!/^https?:\/\//i.test(trimmed)) return false;
+  try {
+    return /^https?$/.test(new URL(trimmed).protocol.slice(0, -1));
+  } catch {
+    return false;
+  }
+}
+
 function parseUrl(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const ok = z.url({ protocol: /^https?$/ }).safeParse(value);
-  if (!ok.success) throw new ConfigError(`${name} must be an http(s) URL such as https://api.example.com`);
+  if (!isHttpUrl(value))
+    throw new ConfigError(`${name} must be an http(s) URL such as https://api.example.com`);
   return value.replace(/\/+$/, "");
 }
 
