@@ -1,6 +1,6 @@
 /** Batches: a batch id over the ids of its tasks; progress is read from the tasks' states. */
 import { randomUUID } from "node:crypto";
-import type { TaskStore } from "./tasks.js";
+import type { StoredTask, TaskStore } from "./tasks.js";
 
 export interface StoredBatch {
   id: string;
@@ -26,6 +26,12 @@ export class BatchStore {
       const oldest = this.batches.keys().next().value;
       if (oldest !== undefined) this.batches.delete(oldest);
     }
+  }
+
+  /** Records a batch over freshly created tasks and returns the documented submission body. */
+  submit(id: string, apiType: string, tasks: StoredTask[]) {
+    this.add({ id, apiType, taskIds: tasks.map((t) => t.id), createdAt: Date.now() });
+    return { batch_id: id, batch_size: tasks.length, tasks: tasks.map((t) => this.tasks.record(t)) };
   }
 
   get(id: string): StoredBatch | undefined {

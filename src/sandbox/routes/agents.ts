@@ -131,17 +131,7 @@ export function agentRoutes(state: SandboxState) {
         delayMs: staggeredDelay(latency, i, runs.length),
       }),
     );
-    state.batches.add({
-      id: batchId,
-      apiType: "agent",
-      taskIds: tasks.map((t) => t.id),
-      createdAt: Date.now(),
-    });
-    return c.json({
-      batch_id: batchId,
-      batch_size: tasks.length,
-      tasks: tasks.map((t) => state.tasks.record(t)),
-    });
+    return c.json(state.batches.submit(batchId, "agent", tasks));
   });
 
   r.post("/v1/agents/generations", async (c) => {

@@ -37,7 +37,6 @@ export function extractRoutes(state: SandboxState) {
     const { inputs, shared_inputs } = body.data;
     const batchId = state.batches.newId();
     const latency = state.config.taskLatencyMs;
-    const now = Date.now();
     const tasks = inputs.map((item, i) => {
       const input: ExtractInput = { ...shared_inputs, ...stripUndefined(item), url: item.url };
       return createExtractTask(state, input, {
@@ -46,12 +45,7 @@ export function extractRoutes(state: SandboxState) {
         delayMs: staggeredDelay(latency, i, inputs.length),
       });
     });
-    state.batches.add({ id: batchId, apiType: "extract", taskIds: tasks.map((t) => t.id), createdAt: now });
-    return c.json({
-      batch_id: batchId,
-      batch_size: tasks.length,
-      tasks: tasks.map((t) => state.tasks.record(t)),
-    });
+    return c.json(state.batches.submit(batchId, "extract", tasks));
   });
 
   return r;

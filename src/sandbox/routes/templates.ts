@@ -111,17 +111,7 @@ export function templateRoutes(state: SandboxState) {
         run,
       ),
     );
-    state.batches.add({
-      id: batchId,
-      apiType: "template",
-      taskIds: tasks.map((t) => t.id),
-      createdAt: Date.now(),
-    });
-    return c.json({
-      batch_id: batchId,
-      batch_size: tasks.length,
-      tasks: tasks.map((t) => state.tasks.record(t)),
-    });
+    return c.json(state.batches.submit(batchId, "template", tasks));
   });
 
   return r;
