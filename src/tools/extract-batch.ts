@@ -19,7 +19,7 @@ export const extractBatch = defineTool({
   name: "extract_batch",
   title: "Extract many pages",
   description:
-    "Read up to 1000 pages in one batch; returns each page's Markdown as far as max_chars allows. Prefer over many extract_page calls.",
+    "Read many pages at once, each as Markdown within max_chars. Prefer over repeated extract_page.",
   toolset: "extract",
   input: {
     inputs: z

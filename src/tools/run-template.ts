@@ -18,8 +18,7 @@ const MAX_BATCH_RESULTS = 50;
 export const runTemplate = defineTool({
   name: "run_template",
   title: "Run an extract template",
-  description:
-    "Run a pre-built extract template on its params and get structured JSON; inputs runs many at once. Omit params to see its input schema; list_versions lists its versions.",
+  description: "Structured JSON from a pre-built extract template. Omit params to see its input schema.",
   toolset: "templates",
   input: {
     template: z.string().min(1),

@@ -43,8 +43,7 @@ function organic(response: SerpResponse): Item[] {
 export const serpSearch = defineTool({
   name: "serp_search",
   title: "Search engine results",
-  description:
-    "Search engine results (title, URL, snippet) for a query. Find pages here, then read them with extract_page.",
+  description: "Search results (title, URL, snippet) for a query; read the pages with extract_page.",
   toolset: "search",
   input: {
     search_engine: z.enum(SEARCH_ENGINES).describe("engine1_search: web search"),
@@ -60,7 +59,7 @@ export const serpSearch = defineTool({
     render: z.boolean().default(false),
     resolve_url: z.boolean().default(false),
     show_hidden_results: z.boolean().optional(),
-    full: z.boolean().default(false).describe("Add all parsed sections (ads, maps…)"),
+    full: z.boolean().default(false).describe("Also other sections (ads, maps…)"),
     max_chars: maxCharsArg,
   },
   output: {
