@@ -182,6 +182,7 @@ describe("secrets over Streamable HTTP", () => {
         WEBDATA_WAIT_MS: String(WAIT_MS),
         WEBDATA_LOG_LEVEL: "debug",
         WEBDATA_HTTP_DRAIN_MS: "1000",
+        WEBDATA_CACHE_DIR: h.cacheDir,
       },
       stdio: ["ignore", "ignore", "pipe"],
     });

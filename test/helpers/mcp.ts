@@ -4,7 +4,9 @@
  * Build first (`npm run build`; `npm test` does).
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -47,13 +49,31 @@ export interface SpawnOptions {
   args?: string[];
 }
 
+/**
+ * A fresh WEBDATA_CACHE_DIR under the temp dir for a server started by these helpers, so the agent
+ * catalog cache never lands in ~/.cache; `remove` deletes it. Not made when the test passes its own,
+ * nor for `--sandbox` (which keeps no disk cache unless WEBDATA_CACHE_DIR asks for one).
+ */
+export function testCacheDir(
+  env: Record<string, string> = {},
+  args: readonly string[] = [],
+): { env: Record<string, string>; remove(): void } {
+  if (env.WEBDATA_CACHE_DIR !== undefined || args.includes("--sandbox")) return { env, remove() {} };
+  const dir = mkdtempSync(join(tmpdir(), "webdata-test-cache-"));
+  return {
+    env: { ...env, WEBDATA_CACHE_DIR: dir },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 /** Spawns `node dist/cli.js` and connects an MCP client to it over stdio. */
 export async function spawnServer(options: SpawnOptions = {}): Promise<StdioServer> {
   assertBuilt();
+  const cache = testCacheDir(options.env, options.args);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...(options.args ?? [])],
-    env: { ...getDefaultEnvironment(), ...options.env },
+    env: { ...getDefaultEnvironment(), ...cache.env },
     stderr: "pipe",
   });
   let stderr = "";
@@ -67,7 +87,13 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<StdioServ
   client.fallbackNotificationHandler = async (n) => {
     notifications.push({ method: n.method, params: n.params });
   };
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await transport.close().catch(() => {});
+    cache.remove();
+    throw error;
+  }
   return {
     client,
     transport,
@@ -77,6 +103,7 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<StdioServ
     close: async () => {
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
+      cache.remove();
     },
   };
 }
@@ -138,9 +165,10 @@ export interface CliRun {
 /** Runs `node dist/cli.js ARGS` to completion without blocking the test's event loop (its sandbox). */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   assertBuilt();
-  return new Promise((resolve, reject) => {
+  const cache = testCacheDir(env, args);
+  return new Promise<CliRun>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? "", ...env },
+      env: { PATH: process.env.PATH ?? "", ...cache.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -153,5 +181,5 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
     });
     child.once("error", reject);
     child.once("close", (status) => resolve({ status, stdout, stderr }));
-  });
+  }).finally(() => cache.remove());
 }

@@ -2,19 +2,38 @@
  * Helpers of the HTTP transport tests: a config for a sandbox, an SDK client over the real
  * `StreamableHTTPClientTransport`, and raw HTTP requests (node:http, so Host can be forged).
  */
+import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll } from "vitest";
 import { type Config, loadConfig } from "../../src/config.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 
+/**
+ * The agent catalog cache of this test file's servers: a temp dir made on first use and removed
+ * after the file's tests (this hook is registered when the test file imports these helpers), so
+ * nothing lands in ~/.cache.
+ */
+let cacheDir: string | undefined;
+afterAll(() => {
+  if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+  cacheDir = undefined;
+});
+
+/** A config for `sandbox` (not `--sandbox` mode); WEBDATA_CACHE_DIR defaults to the file's temp dir. */
 export function sandboxConfig(sandbox: Sandbox, apiKey: string, env: Record<string, string> = {}): Config {
+  cacheDir ??=
+    env.WEBDATA_CACHE_DIR === undefined ? mkdtempSync(join(tmpdir(), "webdata-http-test-")) : undefined;
   return loadConfig({
     WEBDATA_API_KEY: apiKey,
     WEBDATA_BASE_URL: sandbox.url,
     WEBDATA_LEGACY_BASE_URL: sandbox.legacyUrl,
     WEBDATA_WAIT_MS: "20000",
+    ...(cacheDir ? { WEBDATA_CACHE_DIR: cacheDir } : {}),
     ...env,
   });
 }
