@@ -166,11 +166,18 @@ export class AgentCatalog {
     return this.inflight;
   }
 
+  /** True once `close()` was called: refreshes then end at once, and that is no failure. */
+  get closed(): boolean {
+    return this.abort.signal.aborted;
+  }
+
   /** Refreshes every `intervalMs` in the background; errors are reported, never thrown. */
   startAutoRefresh(intervalMs: number): void {
-    if (this.timer || !(intervalMs > 0)) return;
+    if (this.timer || this.closed || !(intervalMs > 0)) return;
     this.timer = setInterval(() => {
-      this.refresh().catch((e) => this.report(e));
+      this.refresh().catch((e) => {
+        if (!this.closed) this.report(e);
+      });
     }, intervalMs);
     this.timer.unref();
   }

@@ -33,6 +33,8 @@ export const agentsExtension: ServerExtension = (host) => {
     unsubscribe();
     held.release();
   });
+  // Not cancelled when this server closes: the catalog may be shared with servers still open
+  // (HTTP sessions); once the last one closes it, startRefreshing ends quietly.
   if (held.fresh) afterInitialize(host, () => startRefreshing(host, catalog));
 };
 
@@ -63,11 +65,16 @@ function afterInitialize(host: ServerHost, fn: () => void): void {
   };
 }
 
+/** The first refresh, then the periodic ones. A catalog closed meanwhile ends it quietly. */
 function startRefreshing(host: ServerHost, catalog: AgentCatalog): void {
+  if (catalog.closed) return;
   catalog
     .refresh()
     .then(() => host.log.debug("agent catalog refreshed", { agents: catalog.list()?.length }))
-    .catch((e) => host.log.warning(`agent catalog refresh failed: ${e instanceof Error ? e.message : e}`))
+    .catch((e) => {
+      if (!catalog.closed)
+        host.log.warning(`agent catalog refresh failed: ${e instanceof Error ? e.message : e}`);
+    })
     .finally(() => catalog.startAutoRefresh(refreshIntervalMs()));
 }
 

@@ -151,6 +151,8 @@ describe("cli(tools, call)", () => {
     const lines = r.stdout.trim().split("\n");
     expect(lines.find((l) => l.startsWith("serp_search "))).toMatch(/\[search\]\s+Search/);
     expect(lines.length).toBeGreaterThanOrEqual(6);
+    // The agent catalog's background refresh ends quietly when the one-shot command closes it.
+    expect(r.stderr).not.toMatch(/agent catalog|refresh/i);
   });
 
   it("call prints the result text, and the structured result with --json", async () => {
