@@ -121,7 +121,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     const create = () => {
       if (!ownKey) return { server: makeServer({ config, client: shared, services: services() }) };
       const client = makeClient(ownKey);
-      const server = makeServer({ config: { ...config, apiKey: ownKey }, client, services: services() });
+      const server = makeServer({
+        config: { ...config, apiKey: ownKey },
+        client,
+        services: { ...services(), sessionKey: true },
+      });
       return { server, dispose: () => client.close() };
     };
     const opened = await store.open(create, !!ownKey);

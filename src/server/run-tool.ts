@@ -148,7 +148,7 @@ export async function runTool(
     deps.log.debug(`tool ${tool.name} done`, { ms: Date.now() - started });
     return toCallToolResult(result, deps.redact);
   } catch (error) {
-    const result = errorResult(error, deps.redact);
+    const result = errorResult(error, deps.redact, { sessionKey: deps.services.sessionKey === true });
     const code = (result._meta?.["web-data/error"] as { code?: string } | undefined)?.code;
     deps.log.info(`tool ${tool.name} failed: ${code}`, { ms: Date.now() - started });
     return result;

@@ -47,13 +47,27 @@ export function formatField(d: ValidationDetail): string {
   return `${loc.join(".") || "(request)"}: ${d.msg}`;
 }
 
-function apiErrorText(e: ApiError): { text: string; payload: ErrorPayload } {
-  const payload: ErrorPayload = { code: e.code, message: e.message };
+export interface ErrorTextOptions {
+  /** The key came from the HTTP session (X-Webdata-Api-Key): a 401 names it, not WEBDATA_API_KEY. */
+  sessionKey?: boolean;
+}
+
+function apiErrorText(e: ApiError, options: ErrorTextOptions): { text: string; payload: ErrorPayload } {
+  // The client's 401 message names WEBDATA_API_KEY; a session's own key is not that one.
+  const message =
+    options.sessionKey && e.code === "unauthorized"
+      ? e.message.replace(" Check WEBDATA_API_KEY.", "")
+      : e.message;
+  const payload: ErrorPayload = { code: e.code, message };
   const status = e.status !== undefined ? `HTTP ${e.status}: ` : "";
   let advice: string;
   switch (e.code) {
     case "unauthorized":
-      advice = `The API rejected the key (HTTP 401). Check WEBDATA_API_KEY in the server's environment; retrying will not help.`;
+      advice = `The API rejected the key (HTTP 401). Check ${
+        options.sessionKey
+          ? "the API key this session sent (X-Webdata-Api-Key)"
+          : "WEBDATA_API_KEY in the server's environment"
+      }; retrying will not help.`;
       break;
     case "payment_required":
       advice =
@@ -99,16 +113,20 @@ function apiErrorText(e: ApiError): { text: string; payload: ErrorPayload } {
     advice +=
       " The submission may have been accepted before the failure: list recent tasks before submitting again, so the work is not run twice.";
   }
-  const detail = e.code === "validation_failed" ? "" : ` (${status}${e.message})`;
+  const detail = e.code === "validation_failed" ? "" : ` (${status}${message})`;
   return { text: `Error [${e.code}]: ${advice}${detail}`.trim(), payload };
 }
 
 /** Turns anything thrown by a handler into an `isError` result. */
-export function errorResult(error: unknown, redact: (s: string) => string = (s) => s): CallToolResult {
+export function errorResult(
+  error: unknown,
+  redact: (s: string) => string = (s) => s,
+  options: ErrorTextOptions = {},
+): CallToolResult {
   let text: string;
   let payload: ErrorPayload;
   if (error instanceof ApiError) {
-    ({ text, payload } = apiErrorText(error));
+    ({ text, payload } = apiErrorText(error, options));
   } else if (error instanceof ToolError) {
     payload = { code: error.code, message: error.message };
     if (error.init.retryAfter !== undefined) payload.retry_after = error.init.retryAfter;

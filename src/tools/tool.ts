@@ -51,6 +51,8 @@ export interface WaitCallOptions {
  */
 export interface ToolServices {
   [name: string]: unknown;
+  /** True when the API key came from the HTTP session's X-Webdata-Api-Key header, not the environment. */
+  sessionKey?: boolean;
 }
 
 export interface ToolContext {

@@ -96,6 +96,25 @@ describe("per-session API keys", () => {
     }
   });
 
+  it("names the key to check in a 401: the session's header key, else WEBDATA_API_KEY", async () => {
+    const own = await connect(envAlpha.url, { "X-Webdata-Api-Key": BRAVO });
+    const fallback = await connect(envWrong.url);
+    try {
+      const ownResult = await own.client.callTool(serpArgs("heron"));
+      const ownText = textOf(ownResult);
+      expect(ownText).toMatch(/401/);
+      expect(ownText).toContain("the API key this session sent (X-Webdata-Api-Key)");
+      expect(JSON.stringify(ownResult)).not.toContain("WEBDATA_API_KEY");
+      const envText = textOf(await fallback.client.callTool(serpArgs("heron")));
+      expect(envText).toMatch(/401/);
+      expect(envText).toContain("WEBDATA_API_KEY in the server's environment");
+      expect(envText).not.toContain("X-Webdata-Api-Key");
+    } finally {
+      await own.close();
+      await fallback.close();
+    }
+  });
+
   it("refuses a malformed key header with 400 and never echoes it", async () => {
     const res = await raw(envAlpha.url, { headers: { "x-webdata-api-key": "two words" }, body: INITIALIZE });
     expect(res.status).toBe(400);
