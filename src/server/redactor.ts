@@ -1,7 +1,7 @@
 /**
  * A fast secret redactor for tool results and log lines, with the same rule as
- * `src/api/redact.ts`: every run of more than 4 characters of a secret is replaced. It looks up
- * 5-character windows in a set first, so text without secret fragments costs one pass.
+ * `src/api/redact.ts`: every run of more than 4 characters of a secret is replaced. It looks a
+ * 5-character window up only where 5 characters in a row all occur in a secret.
  */
 import { REDACTED } from "../api/redact.js";
 
@@ -13,22 +13,33 @@ export function makeRedactor(secrets: readonly string[]): Redact {
   const usable = secrets.filter((s) => s.length >= WINDOW);
   if (usable.length === 0) return (text) => text;
   const grams = new Set<string>();
-  for (const s of usable) for (let i = 0; i + WINDOW <= s.length; i++) grams.add(s.slice(i, i + WINDOW));
+  const inSecret = new Uint8Array(65_536);
+  for (const s of usable) {
+    for (let i = 0; i + WINDOW <= s.length; i++) grams.add(s.slice(i, i + WINDOW));
+    for (let i = 0; i < s.length; i++) inSecret[s.charCodeAt(i)] = 1;
+  }
+  // Only a run of WINDOW characters that all occur in a secret can hold a fragment: count runs and
+  // look a window up only then, so ordinary text costs one pass with no allocation.
   return (text) => {
     if (text.length < WINDOW) return text;
     let out = "";
     let last = 0;
-    let i = 0;
-    while (i + WINDOW <= text.length) {
-      if (!grams.has(text.slice(i, i + WINDOW))) {
-        i += 1;
+    let run = 0;
+    for (let j = 0; j < text.length; j++) {
+      if (inSecret[text.charCodeAt(j)] === 0) {
+        run = 0;
         continue;
       }
-      let end = i + WINDOW;
+      run += 1;
+      if (run < WINDOW) continue;
+      const i = j - WINDOW + 1;
+      if (!grams.has(text.slice(i, j + 1))) continue;
+      let end = j + 1;
       while (end < text.length && usable.some((s) => s.includes(text.slice(i, end + 1)))) end += 1;
       out += text.slice(last, i) + REDACTED;
       last = end;
-      i = end;
+      j = end - 1;
+      run = 0;
     }
     return last === 0 ? text : out + text.slice(last);
   };
