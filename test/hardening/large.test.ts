@@ -15,7 +15,7 @@ let largest = 0;
 beforeAll(async () => {
   h = await harden({ waitMs: 60_000, slackMs: 60_000 });
   const { tools } = await h.server.client.listTools();
-  const schema = tools.find((t) => t.name === "extract_page")?.inputSchema as {
+  const schema = tools.find((t) => t.name === "extract_page")?.inputSchema as unknown as {
     properties: { max_chars: { maximum: number } };
   };
   largest = schema.properties.max_chars.maximum;

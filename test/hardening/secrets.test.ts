@@ -232,7 +232,8 @@ describe("secrets over Streamable HTTP", () => {
 
   it("a wrong or missing token is refused without echoing any token", async () => {
     const wrong = randomSecret("xk_");
-    for (const headers of [{ authorization: `Bearer ${wrong}` }, {}]) {
+    const attempts: Record<string, string>[] = [{ authorization: `Bearer ${wrong}` }, {}];
+    for (const headers of attempts) {
       const res = await fetch(url, {
         method: "POST",
         headers: {
@@ -250,10 +251,11 @@ describe("secrets over Streamable HTTP", () => {
 
   it("error paths with the server's key and with a per-session key leak neither, nor the token", async () => {
     const outputs: string[] = [];
-    for (const headers of [
+    const sessions: Record<string, string>[] = [
       { authorization: `Bearer ${token}` },
       { authorization: `Bearer ${token}`, "x-webdata-api-key": sessionKey },
-    ]) {
+    ];
+    for (const headers of sessions) {
       const c = await connect(headers);
       try {
         for (const fault of [
