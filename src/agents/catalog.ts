@@ -4,6 +4,7 @@
  * refreshed in the background. Listeners hear about every change, which is how the dedicated
  * `agent_<name>` tools follow the catalog (and the client gets `tools/list_changed`).
  */
+import { shareSignal } from "../api/abort.js";
 import { ApiError } from "../api/errors.js";
 import type { AgentDetail, AgentRecord } from "../api/schemas.js";
 import { CACHE_VERSION, type CatalogSnapshot, pruneCaches, readCache, writeCache } from "./cache.js";
@@ -72,7 +73,9 @@ export class AgentCatalog {
   fetchedAt?: number;
   source: "none" | "cache" | "network" = "none";
 
-  constructor(private readonly options: CatalogOptions) {}
+  constructor(private readonly options: CatalogOptions) {
+    shareSignal(this.abort.signal);
+  }
 
   /** The agent list, if known (from the cache or a fetch). */
   list(): AgentRecord[] | undefined {
@@ -158,7 +161,7 @@ export class AgentCatalog {
   private refreshWith(signal?: AbortSignal): Promise<CatalogChange> {
     if (this.abort.signal.aborted) return Promise.reject(new Error("the agent catalog is closed"));
     if (!this.inflight) {
-      const s = signal ? AbortSignal.any([signal, this.abort.signal]) : this.abort.signal;
+      const s = signal ? shareSignal(AbortSignal.any([signal, this.abort.signal])) : this.abort.signal;
       this.inflight = this.doRefresh(s).finally(() => {
         this.inflight = undefined;
       });

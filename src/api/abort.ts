@@ -1,4 +1,5 @@
 /** Abort helpers shared by the client and the waiting mechanism. */
+import { setMaxListeners } from "node:events";
 import { ApiError } from "./errors.js";
 
 export function abortedError(what = "the request"): ApiError {
@@ -28,4 +29,14 @@ export function anySignal(...signals: Array<AbortSignal | undefined>): AbortSign
   if (present.length === 0) return undefined;
   if (present.length === 1) return present[0];
   return AbortSignal.any(present);
+}
+
+/**
+ * Marks a signal that many concurrent requests share (a batch's result collection, a catalog
+ * refresh): each request listens while it runs and removes its listener after, so dozens at once
+ * are expected, not a leak. The bound still catches a real leak.
+ */
+export function shareSignal<T extends AbortSignal>(signal: T, concurrent = 2_000): T {
+  setMaxListeners(concurrent, signal);
+  return signal;
 }

@@ -11,6 +11,7 @@ import type {
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { shareSignal } from "../api/abort.js";
 import type { WebDataClient } from "../api/client.js";
 import { waitFor } from "../async/wait.js";
 import type { Config } from "../config.js";
@@ -81,7 +82,10 @@ function deadlineSignal(opts: CallOptions, graceMs: number): { signal: AbortSign
     left,
   );
   timer.unref();
-  return { signal: AbortSignal.any([opts.signal, controller.signal]), clear: () => clearTimeout(timer) };
+  return {
+    signal: shareSignal(AbortSignal.any([opts.signal, controller.signal])),
+    clear: () => clearTimeout(timer),
+  };
 }
 
 export function makeContext(deps: ToolDeps, opts: CallOptions, signal = opts.signal): ToolContext {
