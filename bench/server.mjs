@@ -2,7 +2,9 @@
 // the in-process sandbox, driven by the SDK client.
 // - spawn → initialize + tools/list (median of 10 spawns);
 // - size of tools/list in o200k tokens, all tools and per tool, with and without output schemas;
-// - MCP round-trip overhead of a tool call over the raw API call it makes (median);
+// - MCP round-trip overhead of a tool call over the raw API call it makes (median), with the SDK
+//   client and with a bare JSON-RPC line client (the server's own share, without the SDK client's
+//   parsing and output-schema check);
 // - tokens of a default serp_search result with 10 organic results.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -35,6 +37,49 @@ async function connect(sandbox, extraEnv = {}) {
   const client = new Client({ name: "bench", version: "0" });
   await client.connect(transport);
   return { client, close: () => client.close() };
+}
+
+/** The built server driven by newline-delimited JSON-RPC alone: no SDK client in the way. */
+async function connectRaw(sandbox) {
+  const child = spawn(process.execPath, [CLI], {
+    env: { ...process.env, WEBDATA_BASE_URL: sandbox.url, WEBDATA_API_KEY: KEY, WEBDATA_MAX_RPS: "1000000" },
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  const pending = new Map();
+  let buffer = "";
+  let nextId = 0;
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    buffer += chunk;
+    for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+      const message = JSON.parse(buffer.slice(0, end));
+      buffer = buffer.slice(end + 1);
+      pending.get(message.id)?.(message);
+      pending.delete(message.id);
+    }
+  });
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const id = ++nextId;
+      pending.set(id, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  await request("initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "bench-raw", version: "0" },
+  });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  return {
+    call: async (name, args) => {
+      const reply = await request("tools/call", { name, arguments: args });
+      if (reply.error || reply.result?.isError) throw new Error(`${name}: ${JSON.stringify(reply)}`);
+    },
+    close: () => {
+      child.stdin.end();
+      return new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
 }
 
 /** Spawn-to-exit time of a bare `node -e ""`: the floor any Node server starts from on this machine. */
@@ -142,6 +187,7 @@ async function paired(a, b) {
 
 async function roundTrip(sandbox) {
   const { client, close } = await connect(sandbox);
+  const bare = await connectRaw(sandbox);
   const api = new WebDataClient({ baseUrl: sandbox.url, apiKey: KEY, maxRps: 1_000_000 });
   const rows = [];
   try {
@@ -172,6 +218,15 @@ async function roundTrip(sandbox) {
         target: "≤ 1 ms",
         ok: overhead <= 1,
       });
+      const [lineMs, rawMs2] = await paired(() => bare.call(name, args), raw);
+      rows.push({
+        metric: `${name}: same, bare JSON-RPC client (the server's share), median`,
+        value: lineMs - rawMs2,
+        unit: "ms",
+        compare: `MCP ${round(lineMs)} ms vs API ${round(rawMs2)} ms; SDK client adds ${round(mcpMs - lineMs)} ms`,
+        target: "≤ 1 ms",
+        ok: lineMs - rawMs2 <= 1,
+      });
     }
     const serp = await client.callTool({
       name: "serp_search",
@@ -190,6 +245,7 @@ async function roundTrip(sandbox) {
     return rows;
   } finally {
     await close();
+    await bare.close();
     await api.close();
   }
 }
