@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll } from "vitest";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
@@ -182,4 +183,25 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
     child.once("error", reject);
     child.once("close", (status) => resolve({ status, stdout, stderr }));
   }).finally(() => cache.remove());
+}
+
+/**
+ * One sandbox and one stdio server shared by a whole test file: started before its first test,
+ * handed to `receive`, and closed after its last.
+ */
+export function serverForFile(
+  receive: (started: { sandbox: Sandbox; server: StdioServer }) => void,
+  env: Record<string, string> = {},
+): void {
+  let sandbox: Sandbox | undefined;
+  let server: StdioServer | undefined;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    server = await spawnAgainst(sandbox, env);
+    receive({ sandbox, server });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await sandbox?.close();
+  });
 }

@@ -2,7 +2,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, type StdioServer, spawnAgainst, startTestSandbox, TEST_KEY, textOf } from "../helpers/mcp.js";
+import { call, type StdioServer, serverForFile, spawnAgainst, TEST_KEY, textOf } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
 let server: StdioServer;
@@ -19,15 +19,13 @@ const FIRST_CALLS: Array<[string, Record<string, unknown>, string]> = [
   ["get_task", { task_id: "00000000-0000-4000-8000-000000000000" }, "GET /v1/tasks/"],
 ];
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  server = await spawnAgainst(sandbox, { WEBDATA_WAIT_MS: "15000" });
-});
+serverForFile(
+  (started) => {
+    ({ sandbox, server } = started);
+  },
+  { WEBDATA_WAIT_MS: "15000" },
+);
 afterEach(() => sandbox.faults.clear());
-afterAll(async () => {
-  await server?.close();
-  await sandbox?.close();
-});
 
 describe("errors(401)", () => {
   let wrong: StdioServer;

@@ -2,20 +2,18 @@
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, type StdioServer, spawnAgainst, startTestSandbox, textOf, until } from "../helpers/mcp.js";
+import { call, type StdioServer, serverForFile, spawnAgainst, textOf, until } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
 let server: StdioServer;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  server = await spawnAgainst(sandbox, { WEBDATA_WAIT_MS: "20000" });
-});
-afterAll(async () => {
-  await server?.close();
-  await sandbox?.close();
-});
+serverForFile(
+  (started) => {
+    ({ sandbox, server } = started);
+  },
+  { WEBDATA_WAIT_MS: "20000" },
+);
 
 describe("progress", () => {
   it.each([

@@ -1,7 +1,7 @@
 /** The built server as a stdio child process: protocol surface, logging, stdout hygiene, CLI commands. */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import {
   assertBuilt,
@@ -10,9 +10,8 @@ import {
   pathsSince,
   runCli,
   type StdioServer,
-  spawnAgainst,
+  serverForFile,
   spawnServer,
-  startTestSandbox,
   TEST_KEY,
   textOf,
   until,
@@ -22,13 +21,8 @@ const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.ur
 let sandbox: Sandbox;
 let server: StdioServer;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  server = await spawnAgainst(sandbox);
-});
-afterAll(async () => {
-  await server?.close();
-  await sandbox?.close();
+serverForFile((started) => {
+  ({ sandbox, server } = started);
 });
 
 describe("stdio server", () => {

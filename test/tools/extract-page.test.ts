@@ -1,26 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import {
-  call,
-  pathsSince,
-  requestsSince,
-  type StdioServer,
-  spawnAgainst,
-  startTestSandbox,
-  textOf,
-} from "../helpers/mcp.js";
+import { call, pathsSince, requestsSince, type StdioServer, serverForFile, textOf } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
 let server: StdioServer;
 const paths = (from: number) => pathsSince(sandbox, from);
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  server = await spawnAgainst(sandbox);
-});
-afterAll(async () => {
-  await server?.close();
-  await sandbox?.close();
+serverForFile((started) => {
+  ({ sandbox, server } = started);
 });
 
 describe("extract_page", () => {

@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import {
-  call,
-  pathsSince,
-  requestsSince,
-  type StdioServer,
-  spawnAgainst,
-  startTestSandbox,
-  textOf,
-} from "../helpers/mcp.js";
+import { call, pathsSince, requestsSince, type StdioServer, serverForFile, textOf } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
 let server: StdioServer;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  server = await spawnAgainst(sandbox);
-});
-afterAll(async () => {
-  await server?.close();
-  await sandbox?.close();
+serverForFile((started) => {
+  ({ sandbox, server } = started);
 });
 
 describe("serp_search", () => {
