@@ -1,10 +1,11 @@
 /**
- * The logger: every line goes to stderr (never stdout) and, once a server is attached, to the
- * client as `notifications/message` — the SDK drops messages below the level the client set
- * with `logging/setLevel`. Secrets are redacted before anything leaves.
+ * The logger: lines at or above the stderr level go to stderr (never stdout) and, once a server
+ * is attached, lines at or above the level its client set with `logging/setLevel` (`info` until
+ * it sets one) go to the client as `notifications/message`. A line nobody wants costs nothing:
+ * no redaction, no JSON, no message. Secrets are redacted before anything leaves.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import { type LoggingLevel, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 export interface Logger {
   debug(message: string, data?: Record<string, unknown>): void;
@@ -12,6 +13,9 @@ export interface Logger {
   warning(message: string, data?: Record<string, unknown>): void;
   error(message: string, data?: Record<string, unknown>): void;
 }
+
+/** What a client gets before it sends `logging/setLevel`: no per-call debug chatter. */
+export const DEFAULT_CLIENT_LEVEL: LoggingLevel = "info";
 
 const ORDER: LoggingLevel[] = [
   "debug",
@@ -33,7 +37,10 @@ export interface LoggerOptions {
 }
 
 export interface ServerLogger extends Logger {
-  /** Forwards to this server's client (after connect); returns the detach function. */
+  /**
+   * Forwards to this server's client (after connect) at the level the client sets; returns the
+   * detach function.
+   */
   attach(server: McpServer): () => void;
 }
 
@@ -42,16 +49,18 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
   const write = options.write ?? ((line: string) => process.stderr.write(line));
   const minStderr = ORDER.indexOf(options.stderrLevel ?? "info");
   const name = options.name ?? "web-data";
-  const servers = new Set<McpServer>();
+  /** Each attached server with the lowest level its client wants. */
+  const servers = new Map<McpServer, number>();
 
   const log = (level: LoggingLevel, message: string, data?: Record<string, unknown>) => {
+    const rank = ORDER.indexOf(level);
+    const toStderr = rank >= minStderr;
+    const clients = [...servers].filter(([server, min]) => rank >= min && server.isConnected());
+    if (!toStderr && clients.length === 0) return;
     const safeMessage = redact(message);
     const safeData = data === undefined ? undefined : redact(JSON.stringify(data));
-    if (ORDER.indexOf(level) >= minStderr) {
-      write(`[${name}] ${level}: ${safeMessage}${safeData ? ` ${safeData}` : ""}\n`);
-    }
-    for (const server of servers) {
-      if (!server.isConnected()) continue;
+    if (toStderr) write(`[${name}] ${level}: ${safeMessage}${safeData ? ` ${safeData}` : ""}\n`);
+    for (const [server] of clients) {
       server
         .sendLoggingMessage({
           level,
@@ -68,7 +77,12 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
     warning: (m, d) => log("warning", m, d),
     error: (m, d) => log("error", m, d),
     attach(server) {
-      servers.add(server);
+      servers.set(server, ORDER.indexOf(DEFAULT_CLIENT_LEVEL));
+      // Replaces the SDK's own handler, which forwards every level until the client sets one.
+      server.server.setRequestHandler(SetLevelRequestSchema, (request) => {
+        if (servers.has(server)) servers.set(server, ORDER.indexOf(request.params.level));
+        return {};
+      });
       return () => servers.delete(server);
     },
   };

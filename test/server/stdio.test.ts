@@ -50,6 +50,24 @@ describe("stdio server", () => {
     expect(names).not.toContain("get_social_event");
   });
 
+  it("before logging/setLevel sends info and above, but no per-call debug lines", async () => {
+    const logsSince = (mark: number) =>
+      server.notifications.slice(mark).filter((n) => n.method === "notifications/message");
+    const quiet = server.notifications.length;
+    expect((await call(server, "extract_page", { url: `${sandbox.siteUrl}/` })).isError).toBeFalsy();
+    await server.client.ping();
+    expect(logsSince(quiet)).toEqual([]);
+    const failing = server.notifications.length;
+    const r = await call(server, "get_task", { task_id: "00000000-0000-4000-8000-000000000000" });
+    expect(r.isError).toBe(true);
+    const logs = await until(
+      () => logsSince(failing),
+      (l) => l.length > 0,
+    );
+    expect(logs.map((n) => (n.params as { level: string }).level)).toEqual(["info"]);
+    expect(JSON.stringify(logs)).toContain("get_task failed");
+  });
+
   it("sends log messages at or above the level the client set", async () => {
     await server.client.setLoggingLevel("debug");
     const before = server.notifications.length;
