@@ -31,6 +31,55 @@ export function anySignal(...signals: Array<AbortSignal | undefined>): AbortSign
   return AbortSignal.any(present);
 }
 
+export interface LinkedSignal {
+  signal: AbortSignal;
+  /** Stops listening to the sources and clears the timer; call it when the work ends. */
+  dispose(): void;
+}
+
+/**
+ * `AbortSignal.any(sources)` joined with an optional `AbortSignal.timeout(ms)` (same
+ * "TimeoutError" reason), at a fraction of their cost: on Node 20 each `AbortSignal.any` costs
+ * ~30 µs and keeps its dependants until a GC, and every tool call and request makes some. The
+ * listeners it adds are removed by `dispose()`, so long-lived sources collect nothing.
+ */
+export function linkSignals(
+  sources: ReadonlyArray<AbortSignal | undefined>,
+  timeout?: { ms: number; message?: string },
+): LinkedSignal {
+  const controller = new AbortController();
+  const live = sources.filter((s): s is AbortSignal => s !== undefined);
+  const already = live.find((s) => s.aborted);
+  if (already) {
+    controller.abort(already.reason);
+    return { signal: controller.signal, dispose: () => {} };
+  }
+  const onAbort = (event: Event) => {
+    dispose();
+    controller.abort((event.target as AbortSignal).reason);
+  };
+  for (const s of live) s.addEventListener("abort", onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  if (timeout) {
+    timer = setTimeout(
+      () => {
+        dispose();
+        controller.abort(
+          new DOMException(timeout.message ?? "The operation was aborted due to timeout", "TimeoutError"),
+        );
+      },
+      Math.max(0, timeout.ms),
+    );
+    timer.unref();
+  }
+  function dispose() {
+    for (const s of live) s.removeEventListener("abort", onAbort);
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+  }
+  return { signal: controller.signal, dispose };
+}
+
 /**
  * Marks a signal that many concurrent requests share (a batch's result collection, a catalog
  * refresh): each request listens while it runs and removes its listener after, so dozens at once

@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import { sleep } from "./abort.js";
+import { linkSignals, sleep } from "./abort.js";
 import {
   errorFromAbort,
   errorFromStatus,
@@ -77,7 +77,6 @@ export class Executor {
   }
 
   async call<T>(spec: CallSpec<T>): Promise<T> {
-    const { limiter, dispatcher } = this.#deps;
     const label = `${spec.method} ${spec.url.pathname}`;
     const headers: Record<string, string> = {
       authorization: spec.authorization,
@@ -89,11 +88,24 @@ export class Executor {
       body = JSON.stringify(spec.body);
       headers["content-type"] = "application/json";
     }
+    const linked =
+      spec.timeoutMs === undefined ? undefined : linkSignals([spec.signal], { ms: spec.timeoutMs });
+    try {
+      return await this.#attempts(spec, label, headers, body, linked?.signal ?? spec.signal);
+    } finally {
+      linked?.dispose();
+    }
+  }
+
+  async #attempts<T>(
+    spec: CallSpec<T>,
+    label: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    const { limiter, dispatcher } = this.#deps;
     const started = Date.now();
-    const timeout =
-      spec.timeoutMs === undefined ? undefined : AbortSignal.timeout(Math.max(0, spec.timeoutMs));
-    const signal =
-      timeout && spec.signal ? AbortSignal.any([spec.signal, timeout]) : (timeout ?? spec.signal);
     // Cancelled or out of time: `sent` says whether the attempt in flight had reached the server.
     const stopped = (sent: boolean) =>
       this.error(errorFromAbort(signal?.reason, label, spec.kind === "submission" && sent, spec.timeoutMs));

@@ -13,6 +13,7 @@ import type {
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { linkSignals } from "../api/abort.js";
 import { type ToolDefinition, toolAnnotations } from "../tools/tool.js";
 import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
 import type { ToolTaskStore } from "./tasks.js";
@@ -59,7 +60,8 @@ export function registerDefinedTool(
       const implicit = deps.taskStore.isImplicit(task.taskId);
       const controller = deps.taskStore.controllerFor(task.taskId);
       // An implicit task lives as long as the call: the call's cancellation stops it.
-      const signal = implicit ? AbortSignal.any([controller.signal, extra.signal]) : controller.signal;
+      const linked = implicit ? linkSignals([controller.signal, extra.signal]) : undefined;
+      const signal = linked?.signal ?? controller.signal;
       const deadline =
         Date.now() + (implicit ? deps.config.waitMs : Math.max(deps.config.waitMs, TASK_WAIT_MS));
       const work = runTool(tool, args, deps, {
@@ -67,7 +69,9 @@ export function registerDefinedTool(
         deadline,
         progressToken: progressTokenOf(extra),
         sendNotification: extra.sendNotification,
-      }).then((result) => finish(task.taskId, result, signal, implicit ? deps.taskStore : extra.taskStore));
+      })
+        .then((result) => finish(task.taskId, result, signal, implicit ? deps.taskStore : extra.taskStore))
+        .finally(() => linked?.dispose());
       if (!implicit) return { task };
       // The call waits anyway: finish the work here and hand the SDK a task that has already
       // ended, so it answers at once instead of re-reading the store on a timer.

@@ -11,7 +11,7 @@ import type {
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { shareSignal } from "../api/abort.js";
+import { linkSignals, shareSignal } from "../api/abort.js";
 import type { WebDataClient } from "../api/client.js";
 import { waitFor } from "../async/wait.js";
 import type { Config } from "../config.js";
@@ -76,16 +76,8 @@ const RESULT_GRACE_MS = 1_000;
  */
 function deadlineSignal(opts: CallOptions, graceMs: number): { signal: AbortSignal; clear(): void } {
   const left = Math.max(0, opts.deadline - Date.now()) + graceMs;
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new DOMException("the call reached its deadline", "TimeoutError")),
-    left,
-  );
-  timer.unref();
-  return {
-    signal: shareSignal(AbortSignal.any([opts.signal, controller.signal])),
-    clear: () => clearTimeout(timer),
-  };
+  const linked = linkSignals([opts.signal], { ms: left, message: "the call reached its deadline" });
+  return { signal: shareSignal(linked.signal), clear: linked.dispose };
 }
 
 export function makeContext(deps: ToolDeps, opts: CallOptions, signal = opts.signal): ToolContext {
