@@ -27,6 +27,20 @@ describe("makeRedactor", () => {
     );
   });
 
+  it("handles secrets made of characters that are special in a regular expression", () => {
+    const odd = "a]b^c\\d-e[f$g.h*";
+    const oddRedactor = makeRedactor([odd]);
+    const alphabet = fc.constantFrom(...`${odd} xyz`.split(""));
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 60 }), (chars) => {
+        const text = chars.join("");
+        expect(oddRedactor(text)).toBe(redact(text, [odd]));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(oddRedactor(`x${odd}y`)).toBe("x[redacted]y");
+  });
+
   it("redactDeep walks objects and arrays and keeps untouched values", () => {
     const value = { a: [`x ${secret}`, 1, { b: "clean" }], c: null };
     expect(redactDeep(value, fast)).toEqual({ a: ["x [redacted]", 1, { b: "clean" }], c: null });
