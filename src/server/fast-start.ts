@@ -55,6 +55,14 @@ export function readSnapshot(): Snapshot | undefined {
   return undefined;
 }
 
+function parseOrUndefined(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A request the SDK's strict JSON-RPC schema would accept at the top level. */
@@ -110,12 +118,7 @@ export async function runFastStdio(config: Config, onClose?: () => Promise<void>
   let app: { close(): Promise<void>; logger: { error(m: string): void } } | undefined;
 
   const front = (line: string): void => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = parseOrUndefined(line);
     const request = asRequest(parsed);
     const method = isObject(parsed) ? parsed.method : undefined;
     if (request?.method === "initialize" && !initialized && plainInitialize(request.params)) {
@@ -221,7 +224,9 @@ export async function runFastStdio(config: Config, onClose?: () => Promise<void>
   const pass = (line: string) => {
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      // A plain request (the shape the SDK's strict schema accepts at the top level) skips that
+      // schema's union parse: the SDK parses each request against its method's schema anyway.
+      message = (asRequest(parseOrUndefined(line)) as JSONRPCMessage | undefined) ?? deserializeMessage(line);
     } catch (error) {
       transport.onerror?.(error as Error);
       return;
