@@ -1,6 +1,7 @@
 /**
  * `tools/list` answered once and cached until the tool set changes, in a compact form: the SDK's
  * JSON Schemas without `$schema`, `propertyNames` of records, zod's implicit safe-integer bounds,
+ * `type: "string"` beside an enum of strings (the enum already says it),
  * output-side `additionalProperties: false`, output descriptions and output structure below the
  * top-level members (their types stay; the structured content itself carries the rest), and without the default
  * `execution: {taskSupport: "forbidden"}`. Every tool's list entry costs tokens in every conversation; this keeps the whole
@@ -15,6 +16,9 @@ type Json = Record<string, unknown>;
 const isEmptyObject = (v: unknown) =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 
+const isStringEnum = (v: unknown) =>
+  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string");
+
 /** From this depth on an output schema keeps only each value's `type` (and `enum`). */
 const OUTPUT_DEPTH = 1;
 
@@ -24,13 +28,15 @@ function prune(schema: unknown, output: boolean, depth = 0): unknown {
   const node = schema as Json;
   if (output && depth >= OUTPUT_DEPTH) {
     const kept: Json = {};
-    if (node.type !== undefined) kept.type = node.type;
+    if (node.type !== undefined && !(node.type === "string" && isStringEnum(node.enum)))
+      kept.type = node.type;
     if (node.enum !== undefined) kept.enum = node.enum;
     return kept;
   }
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "$schema" || key === "propertyNames") continue;
+    if (key === "type" && value === "string" && isStringEnum(node.enum)) continue;
     if (output && key === "additionalProperties" && value === false) continue;
     if (output && key === "description") continue;
     // zod's integer bounds when none was given, and "anything" for record values: defaults.
