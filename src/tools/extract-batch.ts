@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { EXTRACT_FORMATS } from "../api/schemas.js";
 import { collectPages, itemsMarkdown, type TaskRef, taskItem } from "./collect.js";
+import { ToolError } from "./errors.js";
 import { urlArg } from "./extract-page.js";
 import { longToolShape, maxCharsArg, pendingResult } from "./result.js";
 import { defineTool } from "./tool.js";
@@ -14,19 +15,40 @@ const options = {
   formats: z.array(z.enum(EXTRACT_FORMATS)).min(1).optional(),
   country: z.string().length(2).optional(),
 };
+const overrides = z.strictObject(options);
+
+/**
+ * Items are listed as `{url}` open to more members, and their overrides checked here against
+ * `shared_inputs`' own schema: spelling the three members out again in every item's schema would
+ * cost ~65 tokens of tools/list in every conversation for a rarely used option.
+ */
+function checkOverrides(inputs: ReadonlyArray<Record<string, unknown>>): void {
+  const problems = inputs.flatMap(({ url: _url, ...rest }, i) => {
+    if (Object.keys(rest).length === 0) return [];
+    const checked = overrides.safeParse(rest);
+    return checked.success
+      ? []
+      : checked.error.issues.map((issue) => {
+          const path = [`inputs[${i}]`, ...issue.path.map(String)].join(".");
+          const what =
+            issue.code === "unrecognized_keys" ? `unknown member(s) ${issue.keys.join(", ")}` : issue.message;
+          return `${path}: ${what} (an item takes url and, to override shared_inputs, render, formats or country)`;
+        });
+  });
+  if (problems.length > 0) throw new ToolError("invalid_argument", problems.join("\n"), { fields: problems });
+}
 
 export const extractBatch = defineTool({
   name: "extract_batch",
   title: "Extract many pages",
-  description:
-    "Read many pages at once, each as Markdown within max_chars. Prefer over repeated extract_page.",
+  description: "Read many pages at once as Markdown; prefer over repeated extract_page.",
   toolset: "extract",
   input: {
     inputs: z
-      .array(z.object({ url: urlArg, ...options }))
+      .array(z.looseObject({ url: urlArg }))
       .min(1)
       .max(1000)
-      .describe("Items override shared_inputs"),
+      .describe("Each {url}, optionally overriding shared_inputs members"),
     shared_inputs: z.object(options).optional(),
     max_chars: maxCharsArg,
   },
@@ -42,6 +64,7 @@ export const extractBatch = defineTool({
   readOnly: true,
   longRunning: true,
   async handler(args, ctx) {
+    checkOverrides(args.inputs);
     const submission = await ctx.client.extractBatch(
       { inputs: args.inputs, shared_inputs: args.shared_inputs ?? {} },
       { signal: ctx.signal },

@@ -150,6 +150,21 @@ describe("extract_batch", () => {
       { inputs: [{ url: "https://example.com" }], shared_inputs: { formats: ["pdf"] } },
       "formats",
     ],
+    [
+      "an unknown format in an item's override",
+      { inputs: [{ url: "https://example.com" }, { url: "https://example.org", formats: ["pdf"] }] },
+      "inputs[1].formats",
+    ],
+    [
+      "an item member that is no shared_inputs member",
+      { inputs: [{ url: "https://example.com", rendr: true }] },
+      "unknown member(s) rendr",
+    ],
+    [
+      "a three-letter country in an item",
+      { inputs: [{ url: "https://example.com", country: "usa" }] },
+      "country",
+    ],
   ])("extract_batch(rejects %s)", (_n, args, field) => rejects("extract_batch", args, field));
 });
 
