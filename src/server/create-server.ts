@@ -15,6 +15,7 @@ import { createLogger, type ServerLogger } from "./logging.js";
 import { makeRedactor } from "./redactor.js";
 import { registerDefinedTool } from "./register-tools.js";
 import { ToolTaskStore } from "./tasks.js";
+import { installToolCalls } from "./tool-call.js";
 import { installToolListCache } from "./tool-list.js";
 import { SERVER_NAME, VERSION } from "./version.js";
 
@@ -84,12 +85,15 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   const services: ToolServices = options.services ?? {};
   const deps = { config, client, services, log: logger, redact: redactText, taskStore };
   const tools = new Map<string, RegisteredTool>();
+  const definitions = new Map<string, ToolDefinition>();
   const addTool = (tool: ToolDefinition) => {
     const registered = registerDefinedTool(server, tool, deps);
     tools.set(tool.name, registered);
+    definitions.set(tool.name, tool);
     return registered;
   };
   for (const tool of options.tools ?? selectTools(config)) addTool(tool);
+  installToolCalls(server, definitions, deps);
 
   const closers: Array<() => void | Promise<void>> = [];
   const host: ServerHost = {

@@ -12,11 +12,11 @@ import type {
 } from "@modelcontextprotocol/sdk/experimental/tasks";
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import { linkSignals } from "../api/abort.js";
 import { type ToolDefinition, toolAnnotations } from "../tools/tool.js";
 import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
 import type { ToolTaskStore } from "./tasks.js";
+import { inputSchema, outputSchema } from "./tool-schemas.js";
 
 /** How long work started as an MCP task the client asked for may run (ms). */
 export const TASK_WAIT_MS = 15 * 60_000;
@@ -40,8 +40,8 @@ export function registerDefinedTool(
     title: tool.title,
     description: tool.description,
     // Built once: given a raw shape, the SDK would build a new z.object on every call.
-    inputSchema: z.object(tool.input),
-    outputSchema: z.object(tool.output),
+    inputSchema: inputSchema(tool),
+    outputSchema: outputSchema(tool),
     annotations: toolAnnotations(tool),
   };
   if (!tool.longRunning) {

@@ -10,7 +10,6 @@ import type {
   ServerNotification,
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import { linkSignals, shareSignal } from "../api/abort.js";
 import type { WebDataClient } from "../api/client.js";
 import { waitFor } from "../async/wait.js";
@@ -19,6 +18,7 @@ import { errorResult } from "../tools/errors.js";
 import type { ProgressUpdate, ToolContext, ToolDefinition, ToolResult, ToolServices } from "../tools/tool.js";
 import type { Logger } from "./logging.js";
 import { redactDeep } from "./redactor.js";
+import { outputSchema } from "./tool-schemas.js";
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -112,16 +112,6 @@ export function makeContext(deps: ToolDeps, opts: CallOptions, signal = opts.sig
   };
 }
 
-const outputSchemas = new WeakMap<ToolDefinition, z.ZodObject>();
-function outputSchema(tool: ToolDefinition): z.ZodObject {
-  let schema = outputSchemas.get(tool);
-  if (!schema) {
-    schema = z.object(tool.output);
-    outputSchemas.set(tool, schema);
-  }
-  return schema;
-}
-
 /** Runs the handler; never throws. */
 export async function runTool(
   tool: ToolDefinition,
@@ -133,9 +123,9 @@ export async function runTool(
   const limit = deadlineSignal(opts, tool.longRunning ? RESULT_GRACE_MS : 0);
   try {
     const result = await tool.handler(args as never, makeContext(deps, opts, limit.signal));
-    // The SDK checks plain tools' results itself; results of task work it does not check.
-    const checked = tool.longRunning ? outputSchema(tool).safeParse(result.structured) : undefined;
-    if (checked && !checked.success) {
+    // The SDK does not check results of task work, and plain calls skip its check (./tool-call.ts).
+    const checked = outputSchema(tool).safeParse(result.structured);
+    if (!checked.success) {
       deps.log.error(`tool ${tool.name} built a result outside its output schema`, {
         issues: checked.error.issues.slice(0, 5).map((i) => `${i.path.join(".")}: ${i.message}`),
       });

@@ -132,6 +132,7 @@ describe("fuzzing every tool's arguments", () => {
               const why = `${batch[i].why}: ${show(batch[i].args)} → ${show(r)}`;
               expect(r.isError, why).toBe(true);
               expect(textOf(r), why).toMatch(/invalid|required|must|expected|too (big|small|long|short)/i);
+              expect(errorCodeOf(r), why).toBe("invalid_argument");
             });
             const sent = h.sandbox.requests.slice(before).map((q) => `${q.method} ${q.path}`);
             expect(sent, `requests for ${show(batch.map((c) => c.why))}`).toEqual([]);
@@ -175,7 +176,7 @@ describe("fuzzing every tool's arguments", () => {
               const text = textOf(r);
               expect(text.length, why).toBeGreaterThan(0);
               expect(text, why).not.toMatch(
-                /Input validation error|Output validation error|Error \[internal\]/,
+                /Invalid arguments for \w+; fix them|Input validation error|Output validation error|Error \[internal\]/,
               );
               if (r.isError) expect(CODES.has(errorCodeOf(r) ?? ""), why).toBe(true);
               else expect(typeof r.structuredContent, why).toBe("object");

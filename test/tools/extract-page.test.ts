@@ -85,7 +85,8 @@ describe("extract_page", () => {
     const from = sandbox.requests.length;
     const r = await call(server, "extract_page", args as Record<string, unknown>);
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toContain("Input validation error");
+    expect(textOf(r)).toContain("Invalid arguments for extract_page");
+    expect(r._meta?.["web-data/error"]).toMatchObject({ code: "invalid_argument" });
     expect(textOf(r)).toContain(field);
     expect(requestsSince(sandbox, from)).toEqual([]);
   });

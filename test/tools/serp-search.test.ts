@@ -71,7 +71,8 @@ describe("serp_search", () => {
     const from = sandbox.requests.length;
     const r = await call(server, "serp_search", args as Record<string, unknown>);
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toContain("Input validation error");
+    expect(textOf(r)).toContain("Invalid arguments for serp_search");
+    expect(r._meta?.["web-data/error"]).toMatchObject({ code: "invalid_argument" });
     expect(textOf(r)).toContain(field);
     expect(requestsSince(sandbox, from)).toEqual([]);
   });

@@ -1,0 +1,68 @@
+/**
+ * `tools/call` for the server's own tools, in front of the SDK's handler. Arguments are checked
+ * here, synchronously: a bad one is an `invalid_argument` result that names each argument and
+ * why, with the code under `_meta` like every other failure (the SDK's own check answers with
+ * bare text). A plain tool then runs directly through `runTool`, which checks its result against
+ * the output schema as the SDK would — one check instead of the SDK's asynchronous pair, on the
+ * path every short call takes. Task requests, task-capable (long) tools, agent tools and
+ * anything unusual go on to the SDK's handler unchanged.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { errorResult, ToolError } from "../tools/errors.js";
+import type { ToolDefinition } from "../tools/tool.js";
+import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
+import { argumentProblems, inputSchema } from "./tool-schemas.js";
+
+type Handler = (request: unknown, extra: Extra) => Promise<unknown>;
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The name and arguments of a request this front may answer; undefined leaves it to the SDK. */
+function ownCall(request: unknown, tools: ReadonlyMap<string, ToolDefinition>) {
+  if (!isObject(request) || !isObject(request.params)) return undefined;
+  const { name, arguments: args, task } = request.params;
+  if (typeof name !== "string" || task !== undefined) return undefined;
+  if (args !== undefined && !isObject(args)) return undefined;
+  const tool = tools.get(name);
+  return tool ? { tool, args: args ?? {} } : undefined;
+}
+
+export function invalidArguments(tool: ToolDefinition, problems: string[], redact: (s: string) => string) {
+  const list = problems.map((p) => `- ${p}`).join("\n");
+  return errorResult(
+    new ToolError(
+      "invalid_argument",
+      `Invalid arguments for ${tool.name}; fix them and call again:\n${list}`,
+      {
+        fields: problems,
+      },
+    ),
+    redact,
+  );
+}
+
+/** Wraps the SDK's `tools/call` handler of this server; `tools` are the statically added tools. */
+export function installToolCalls(
+  server: McpServer,
+  tools: ReadonlyMap<string, ToolDefinition>,
+  deps: ToolDeps,
+): void {
+  // The SDK keeps request handlers in a private map (as src/server/tool-list.ts reads it).
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
+  const original = handlers?.get("tools/call");
+  if (!handlers || !original) return;
+  handlers.set("tools/call", async (request, extra) => {
+    const own = ownCall(request, tools);
+    if (!own) return original(request, extra);
+    const checked = inputSchema(own.tool).safeParse(own.args);
+    if (!checked.success) return invalidArguments(own.tool, argumentProblems(checked.error), deps.redact);
+    if (own.tool.longRunning) return original(request, extra);
+    return runTool(own.tool, checked.data, deps, {
+      signal: extra.signal,
+      deadline: Date.now() + deps.config.waitMs,
+      progressToken: extra._meta?.progressToken,
+      sendNotification: extra.sendNotification,
+    });
+  });
+}

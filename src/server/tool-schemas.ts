@@ -1,0 +1,27 @@
+/** Each tool's zod objects, built once and shared by registration, argument and result checks. */
+import { z } from "zod";
+import type { ToolDefinition } from "../tools/tool.js";
+
+const inputs = new WeakMap<ToolDefinition, z.ZodObject>();
+const outputs = new WeakMap<ToolDefinition, z.ZodObject>();
+
+function once(cache: WeakMap<ToolDefinition, z.ZodObject>, tool: ToolDefinition, shape: z.ZodRawShape) {
+  let schema = cache.get(tool);
+  if (!schema) {
+    schema = z.object(shape);
+    cache.set(tool, schema);
+  }
+  return schema;
+}
+
+export const inputSchema = (tool: ToolDefinition): z.ZodObject => once(inputs, tool, tool.input);
+export const outputSchema = (tool: ToolDefinition): z.ZodObject => once(outputs, tool, tool.output);
+
+/** The zod issues of a failed argument check as `path: why` lines an agent can act on. */
+export function argumentProblems(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".") || "(arguments)";
+    const keys = issue.code === "unrecognized_keys" ? ` (${issue.keys.join(", ")})` : "";
+    return `${path}: ${issue.message}${keys}`;
+  });
+}
