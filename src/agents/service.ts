@@ -2,7 +2,7 @@
 import type { WebDataClient } from "../api/client.js";
 import type { Config } from "../config.js";
 import type { ToolServices } from "../tools/tool.js";
-import { cacheFile, DEFAULT_CACHE_MAX_AGE_MS, defaultCacheDir } from "./cache.js";
+import { catalogCacheLocation } from "./cache-files.js";
 import { AgentCatalog } from "./catalog.js";
 
 declare module "../tools/tool.js" {
@@ -22,13 +22,7 @@ export function createCatalog(
   client: WebDataClient,
   onError?: (message: string) => void,
 ): AgentCatalog {
-  // The in-process sandbox listens on a new port every start: a disk cache could never be
-  // read again, so none is kept unless WEBDATA_CACHE_DIR asks for one.
-  const useDisk = !config.sandbox || config.cacheDir !== undefined;
-  const dir = config.cacheDir ?? defaultCacheDir();
-  const cache = useDisk
-    ? { dir, file: cacheFile(dir, config.baseUrl, config.apiKey), maxAgeMs: DEFAULT_CACHE_MAX_AGE_MS }
-    : undefined;
+  const cache = catalogCacheLocation(config);
   return new AgentCatalog({ client, baseUrl: config.baseUrl, wanted: config.agentTools, cache, onError });
 }
 

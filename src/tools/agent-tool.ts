@@ -11,13 +11,9 @@ import { runAgentPages } from "../agents/execute.js";
 import { stripNulls } from "../agents/output-schema.js";
 import { assertParams, type ResolvedAgent, resolveAgent } from "../agents/run.js";
 import { agentCatalog } from "../agents/service.js";
+import { agentToolName } from "../agents/tool-name.js";
 import { clip, DEFAULT_MAX_CHARS } from "./result.js";
 import { defineTool, type ToolDefinition } from "./tool.js";
-
-/** `agent_<name>` with characters outside [A-Za-z0-9_.-] replaced, at most 64 characters. */
-export function agentToolName(agent: string): string {
-  return `agent_${agent.replace(/[^A-Za-z0-9_.-]/g, "_")}`.slice(0, 64);
-}
 
 function firstSentences(text: string | null | undefined, max = 160): string {
   if (!text) return "";
