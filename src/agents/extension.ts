@@ -3,7 +3,8 @@
  * (synchronously, so the first `tools/list` already has the cached dedicated tools), registers
  * the `agent_<name>` tools, then refreshes the catalog in the background — at start and every
  * `WEBDATA_CATALOG_REFRESH_MS` — re-registering a dedicated tool whenever its agent appears,
- * changes or disappears (the SDK then sends `notifications/tools/list_changed`).
+ * changes or disappears (the SDK then sends `notifications/tools/list_changed`). What they list
+ * is saved beside the catalog cache for the stdio fast front's next start (tool-list-writer.ts).
  */
 import type { RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { defineAgentTool } from "../tools/agent-tool.js";
@@ -11,6 +12,8 @@ import type { ServerExtension, ServerHost } from "../tools/tool.js";
 import type { AgentCatalog } from "./catalog.js";
 import { registerAgentTool } from "./register.js";
 import { acquireCatalog, refreshIntervalMs } from "./service.js";
+import { agentToolKey } from "./tool-list-sidecar.js";
+import { toolListWriter } from "./tool-list-writer.js";
 
 export const agentsExtension: ServerExtension = (host) => {
   const { config } = host;
@@ -28,7 +31,16 @@ export const agentsExtension: ServerExtension = (host) => {
   }
   const tools = new DedicatedTools(host, catalog, config.agentTools);
   tools.sync();
-  const unsubscribe = catalog.onChange(() => tools.sync());
+  // The entries the stdio fast front lists on the next start (tool-list-sidecar.ts), kept by the
+  // server that owns the catalog (HTTP sessions sharing it would only write the same file again).
+  const sidecar =
+    config.agentTools.length > 0 && held.fresh
+      ? toolListWriter(host, catalog, config.agentTools, () => tools.keys())
+      : undefined;
+  sidecar?.schedule();
+  const unsubscribe = catalog.onChange(() => {
+    if (tools.sync()) sidecar?.schedule();
+  });
   host.onClose(() => {
     unsubscribe();
     held.release();
@@ -81,6 +93,9 @@ function startRefreshing(host: ServerHost, catalog: AgentCatalog): void {
 /** The dedicated tools, kept in step with the catalog. */
 class DedicatedTools {
   private readonly registered = new Map<string, { tool: RegisteredTool; key: string }>();
+  /** Names whose agent is not in the catalog (no tool). */
+  private readonly absent = new Set<string>();
+  private failed = false;
 
   constructor(
     private readonly host: ServerHost,
@@ -88,17 +103,30 @@ class DedicatedTools {
     private readonly names: readonly string[],
   ) {}
 
-  sync(): void {
+  /** Each name's key (`agentToolKey`), or undefined while a tool failed to register. */
+  keys(): Map<string, string> | undefined {
+    if (this.failed) return undefined;
+    const keys = new Map([...this.absent].map((name) => [name, "absent"]));
+    for (const [name, { key }] of this.registered) keys.set(name, key);
+    return keys;
+  }
+
+  /** True when a tool was added, replaced or removed. */
+  sync(): boolean {
+    let changed = false;
+    this.failed = false;
     for (const name of this.names) {
       const detail = this.catalog.cachedDetail(name);
       const listed = this.catalog.has(name); // undefined while the list is unknown
-      const key =
-        detail && listed !== false ? JSON.stringify(detail) : listed === false ? "absent" : "permissive";
+      const key = agentToolKey(detail, listed);
       const current = this.registered.get(name);
-      if (current?.key === key) continue;
+      if (current?.key === key || (key === "absent" && this.absent.has(name))) continue;
+      changed = true;
       current?.tool.remove();
       this.registered.delete(name);
+      this.absent.delete(name);
       if (key === "absent") {
+        this.absent.add(name);
         this.host.log.warning(`WEBDATA_AGENT_TOOLS: no agent named "${name}" in the catalog`);
         continue;
       }
@@ -111,8 +139,10 @@ class DedicatedTools {
         const { tool, input } = defineAgentTool(name, known);
         this.registered.set(name, { tool: registerAgentTool(this.host, tool, input), key });
       } catch (e) {
+        this.failed = true;
         this.host.log.error(`agent tool for "${name}" not registered: ${e instanceof Error ? e.message : e}`);
       }
     }
+    return changed;
   }
 }
