@@ -3,6 +3,8 @@
 // agent tools. Measures spawn → first tools/list answered, cold (empty cache dir) and cached,
 // plus a cold start against a catalog slowed by 2 s (tools/list must not wait for it), and
 // spawn → exact agent tools after a cold start (the background fetch of the whole catalog).
+// The stdio fast front answers that first tools/list: cached from the catalog cache's tool-list
+// sidecar, cold from the build snapshot's permissive agent tool template.
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -61,10 +63,12 @@ async function waitForExact(client, t0Offset) {
   }
 }
 
+/** The catalog cache and its tool-list sidecar (what the fast front lists from) are both written. */
 async function cacheReady(dir) {
   for (;;) {
-    const files = (await readdir(dir).catch(() => [])).filter((f) => f.endsWith(".json"));
-    if (files.length > 0) return;
+    const files = await readdir(dir).catch(() => []);
+    if (files.some((f) => f.endsWith(".tools.json")) && files.some((f) => /^agents-[0-9a-f]+\.json$/.test(f)))
+      return;
     await new Promise((r) => setTimeout(r, 20));
   }
 }

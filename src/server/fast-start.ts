@@ -1,16 +1,23 @@
 /**
  * The stdio server's fast front. Loading zod, the SDK, ajv and undici takes most of the start-up
  * time, so this module (which loads none of them) reads stdin itself and answers `initialize`,
- * `ping` and — when no `agent_<name>` tools are configured — `tools/list` from the build-time
- * snapshot (`dist/startup-snapshot.json`, written by scripts/tool-snapshot.mjs), queuing every
- * other message in order. The full server then gets a `Transport` of ours: the recorded
- * `initialize` (under an id of ours, so its answer is dropped) and everything queued are replayed
- * into it, and from then on the front only passes lines through. Anything it is unsure of (an
- * unparseable line, an unexpected shape, a second `initialize`) is left to the SDK.
+ * `ping` and `tools/list` from the build-time snapshot (`dist/startup-snapshot.json`, written by
+ * scripts/tool-snapshot.mjs), queuing every other message in order. Configured `agent_<name>`
+ * tools are listed from the catalog cache's tool-list sidecar (src/agents/tool-list-sidecar.ts)
+ * or, when the full server will start without a catalog, from the snapshot's permissive template;
+ * when neither is sure, `tools/list` is left to the full server. The full server then gets a
+ * `Transport` of ours: the recorded `initialize` (under an id of ours, so its answer is dropped)
+ * and everything queued are replayed into it, and from then on the front only passes lines
+ * through. Anything it is unsure of (an unparseable line, an unexpected shape, a second
+ * `initialize`) is left to the SDK. Had the front listed agent tools the loaded server would not
+ * list (e.g. a catalog cache rewritten meanwhile), the server sends `tools/list_changed`.
  */
 import { readFileSync } from "node:fs";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { catalogCacheLocation } from "../agents/cache-files.js";
+import { type AgentTemplate, fillAgentTemplate } from "../agents/permissive-template.js";
+import { agentToolsForFront } from "../agents/tool-list-sidecar.js";
 import type { Config } from "../config.js";
 import { VERSION } from "./version.js";
 
@@ -21,6 +28,8 @@ interface Snapshot {
   initialize: Record<string, unknown>;
   toolsList: Record<string, unknown>;
   tools: Array<{ toolset: string; tool: unknown }>;
+  /** The permissive `agent_<name>` entry; absent when it is not a plain fill-in of the name. */
+  agentTemplate?: AgentTemplate;
 }
 
 type Json = Record<string, unknown>;
@@ -46,7 +55,9 @@ export function readSnapshot(): Snapshot | undefined {
         Array.isArray(s.supportedProtocolVersions) &&
         isObject(s.initialize) &&
         isObject(s.toolsList) &&
-        Array.isArray(s.tools);
+        Array.isArray(s.tools) &&
+        (s.agentTemplate === undefined ||
+          (typeof s.agentTemplate.placeholder === "string" && isObject(s.agentTemplate.tool)));
       return ok ? s : undefined;
     } catch {
       return undefined;
@@ -85,13 +96,38 @@ function plainInitialize(params: unknown): params is { protocolVersion: string }
   return Object.keys(clientInfo).every((k) => k === "name" || k === "version" || k === "title");
 }
 
-/** The snapshot's tools for this config, exactly as `selectTools()` picks them. */
-function toolsFor(snapshot: Snapshot, config: Config): Json {
+/**
+ * The `tools/list` result for this config: the snapshot's tools exactly as `selectTools()` picks
+ * them, then the `agent_<name>` tools as the full server registers them at start (in the order
+ * of WEBDATA_AGENT_TOOLS). Undefined when the agent tools are not known for sure.
+ */
+function toolsFor(snapshot: Snapshot, config: Config): Json | undefined {
   const wanted = new Set<string>(config.toolsets);
   const tools = snapshot.tools
     .filter((t) => wanted.has(t.toolset) && (t.toolset !== "legacy" || !!config.legacyAuth))
     .map((t) => t.tool);
-  return { ...snapshot.toolsList, tools };
+  const agents = config.agentTools.length > 0 ? agentTools(snapshot, config) : [];
+  return agents && { ...snapshot.toolsList, tools: [...tools, ...agents] };
+}
+
+function agentTools(snapshot: Snapshot, config: Config): unknown[] | undefined {
+  try {
+    const found = agentToolsForFront(
+      catalogCacheLocation(config),
+      config.baseUrl,
+      config.agentTools,
+      VERSION,
+    );
+    if (found?.kind === "cached") return found.tools;
+    const template = snapshot.agentTemplate;
+    if (found?.kind !== "cold" || !template) return undefined;
+    const tools = config.agentTools.map((name) => fillAgentTemplate(template, name));
+    // Two names cut to one tool name: the full server lists one of them.
+    const names = new Set(tools.map((t) => t?.name));
+    return tools.every((t) => t !== undefined) && names.size === tools.length ? tools : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -101,7 +137,9 @@ function toolsFor(snapshot: Snapshot, config: Config): Json {
 export async function runFastStdio(config: Config, onClose?: () => Promise<void>): Promise<boolean> {
   const snapshot = readSnapshot();
   if (!snapshot) return false;
-  const listFromFront = config.agentTools.length === 0;
+  const listed = toolsFor(snapshot, config);
+  /** A list the front answered with agent tools in it, for the loaded server to check. */
+  let listedAgents: Json | undefined;
 
   // One writer for both the front and the SDK: one line per message, in call order.
   const write = (message: unknown) =>
@@ -141,10 +179,11 @@ export async function runFastStdio(config: Config, onClose?: () => Promise<void>
     if (
       request?.method === "tools/list" &&
       initialized &&
-      listFromFront &&
+      listed &&
       (request.params === undefined || onlyMeta(request.params))
     ) {
-      void write({ jsonrpc: "2.0", id: request.id, result: toolsFor(snapshot, config) });
+      void write({ jsonrpc: "2.0", id: request.id, result: listed });
+      if (config.agentTools.length > 0) listedAgents = listed;
       startLoading();
       return;
     }
@@ -195,15 +234,16 @@ export async function runFastStdio(config: Config, onClose?: () => Promise<void>
   function startLoading() {
     resolveLoad();
   }
-  // With agent tools `tools/list` needs the full server: no reason to wait.
-  if (!listFromFront) startLoading();
+  // `tools/list` needs the full server: no reason to wait.
+  if (!listed) startLoading();
   const idle = setTimeout(startLoading, IDLE_LOAD_MS);
 
   await loadWanted;
   clearTimeout(idle);
-  const [{ createServer }, { deserializeMessage }] = await Promise.all([
+  const [{ createServer }, { deserializeMessage }, { listedTools }] = await Promise.all([
     import("./create-server.js"),
     import("@modelcontextprotocol/sdk/shared/stdio.js"),
+    import("./listed-tools.js"),
   ]);
   const full = createServer({ config });
   app = full;
@@ -238,6 +278,14 @@ export async function runFastStdio(config: Config, onClose?: () => Promise<void>
   deliver = pass;
   for (const line of replay) pass(line);
   full.logger.debug("stdio server ready", { tools: full.tools.size, sandbox: config.sandbox });
+  if (listedAgents) {
+    const answered = JSON.stringify(listedAgents);
+    const now = await listedTools(full.server).then(JSON.stringify, () => undefined);
+    if (now !== answered) {
+      full.logger.debug("the tools listed at start differ from the loaded server's: tools/list_changed");
+      full.server.sendToolListChanged();
+    }
+  }
   return true;
 }
 

@@ -3,8 +3,8 @@
  * the full server is loaded must be exactly what the full server answers, and everything else
  * (logging, progress, cancellation, calls sent at once) must reach the full server unchanged.
  * Raw JSON-RPC over the built `dist/cli.js`, so messages can be pipelined before the SDK loads.
+ * With WEBDATA_AGENT_TOOLS: test/agents/fast-start-agents.e2e.test.ts.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,61 +14,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { createServer } from "../../src/server/create-server.js";
-import { assertBuilt, CLI, startTestSandbox, TEST_KEY, until } from "../helpers/mcp.js";
-
-type Msg = Record<string, any>;
-
-/** `node dist/cli.js` driven line by line. */
-class RawServer {
-  readonly received: Msg[] = [];
-  stderr = "";
-  private buffer = "";
-  private nextId = 1;
-  private readonly exited: Promise<void>;
-
-  constructor(readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      this.buffer += chunk;
-      for (let i = this.buffer.indexOf("\n"); i !== -1; i = this.buffer.indexOf("\n")) {
-        const line = this.buffer.slice(0, i);
-        this.buffer = this.buffer.slice(i + 1);
-        this.received.push(JSON.parse(line)); // a non-JSON line fails the test here
-      }
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      this.stderr += c.toString("utf8");
-    });
-    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
-  }
-
-  request(method: string, params?: unknown): Msg {
-    return { jsonrpc: "2.0", id: this.nextId++, method, ...(params === undefined ? {} : { params }) };
-  }
-
-  /** Writes all messages in one chunk (so they arrive together, before the SDK is loaded). */
-  send(...messages: Msg[]): void {
-    this.child.stdin.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
-  }
-
-  async response(id: number | string): Promise<Msg> {
-    return until(
-      () => this.received.find((m) => m.id === id && ("result" in m || "error" in m)),
-      (m) => m !== undefined,
-    ) as Promise<Msg>;
-  }
-
-  notifications(method: string): Msg[] {
-    return this.received.filter((m) => m.method === method);
-  }
-
-  async close(): Promise<void> {
-    this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
-    await this.exited;
-    clearTimeout(timer);
-  }
-}
+import {
+  initialized,
+  initParams,
+  type Msg,
+  type RawServer,
+  spawnRaw as spawnRawServer,
+} from "../agents/raw-stdio.js";
+import { assertBuilt, startTestSandbox, TEST_KEY, until } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
 let cacheDir: string;
@@ -98,21 +51,10 @@ function envFor(extra: Record<string, string>): Record<string, string> {
 }
 
 function spawnRaw(extra: Record<string, string> = {}): RawServer {
-  const child = spawn(process.execPath, [CLI], {
-    env: { PATH: process.env.PATH ?? "", ...envFor(extra) },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const server = new RawServer(child);
+  const server = spawnRawServer(envFor(extra));
   open.push(server);
   return server;
 }
-
-const initParams = (protocolVersion: string) => ({
-  protocolVersion,
-  capabilities: {},
-  clientInfo: { name: "fast-start-test", version: "0.0.0" },
-});
-const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
 
 /** The same requests answered by `createServer()` in this process, for the same environment. */
 async function inProcess(extra: Record<string, string>, protocolVersion: string) {
@@ -243,15 +185,5 @@ describe("fast front: messages for the full server", () => {
     } finally {
       sandbox.configure({ taskLatencyMs: 100 });
     }
-  });
-
-  it("with WEBDATA_AGENT_TOOLS the first tools/list comes from the full server", async () => {
-    const server = spawnRaw({ WEBDATA_AGENT_TOOLS: "news_article" });
-    const init = server.request("initialize", initParams("2025-06-18"));
-    const list = server.request("tools/list");
-    server.send(init, initialized, list);
-    const tools = (await server.response(list.id)).result.tools as Array<{ name: string }>;
-    expect(tools.map((t) => t.name)).toContain("agent_news_article");
-    expect((await server.response(init.id)).result.serverInfo.name).toBe("web-data");
   });
 });
