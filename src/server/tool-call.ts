@@ -2,10 +2,11 @@
  * `tools/call` for the server's own tools, in front of the SDK's handler. Arguments are checked
  * here, synchronously: a bad one is an `invalid_argument` result that names each argument and
  * why, with the code under `_meta` like every other failure (the SDK's own check answers with
- * bare text). A plain tool then runs directly through `runTool`, which checks its result against
- * the output schema as the SDK would — one check instead of the SDK's asynchronous pair, on the
- * path every short call takes. Task requests, task-capable (long) tools, agent tools and
- * anything unusual go on to the SDK's handler unchanged.
+ * bare text). A call that did not ask for a task then runs directly through `runTool` — the
+ * bounded wait with progress and cancellation for long tools, the result checked against the
+ * output schema — instead of through the SDK's asynchronous checks and, for long tools, an
+ * implicit task it would create, store and poll (./tasks.ts keeps that path working should this
+ * front be missing). Task requests, agent tools and anything unusual go on to the SDK unchanged.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { errorResult, ToolError } from "../tools/errors.js";
@@ -57,7 +58,6 @@ export function installToolCalls(
     if (!own) return original(request, extra);
     const checked = inputSchema(own.tool).safeParse(own.args);
     if (!checked.success) return invalidArguments(own.tool, argumentProblems(checked.error), deps.redact);
-    if (own.tool.longRunning) return original(request, extra);
     return runTool(own.tool, checked.data, deps, {
       signal: extra.signal,
       deadline: Date.now() + deps.config.waitMs,
