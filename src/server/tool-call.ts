@@ -9,10 +9,10 @@
  * front be missing). Task requests, agent tools and anything unusual go on to the SDK unchanged.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { errorResult, ToolError } from "../tools/errors.js";
+import { argumentProblems, errorResult, invalidArguments } from "../tools/errors.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
-import { argumentProblems, inputSchema } from "./tool-schemas.js";
+import { inputSchema } from "./tool-schemas.js";
 
 type Handler = (request: unknown, extra: Extra) => Promise<unknown>;
 type Json = Record<string, unknown>;
@@ -29,20 +29,6 @@ function ownCall(request: unknown, tools: ReadonlyMap<string, ToolDefinition>) {
   return tool ? { tool, args: args ?? {} } : undefined;
 }
 
-export function invalidArguments(tool: ToolDefinition, problems: string[], redact: (s: string) => string) {
-  const list = problems.map((p) => `- ${p}`).join("\n");
-  return errorResult(
-    new ToolError(
-      "invalid_argument",
-      `Invalid arguments for ${tool.name}; fix them and call again:\n${list}`,
-      {
-        fields: problems,
-      },
-    ),
-    redact,
-  );
-}
-
 /** Wraps the SDK's `tools/call` handler of this server; `tools` are the statically added tools. */
 export function installToolCalls(
   server: McpServer,
@@ -57,7 +43,9 @@ export function installToolCalls(
     const own = ownCall(request, tools);
     if (!own) return original(request, extra);
     const checked = inputSchema(own.tool).safeParse(own.args);
-    if (!checked.success) return invalidArguments(own.tool, argumentProblems(checked.error), deps.redact);
+    if (!checked.success) {
+      return errorResult(invalidArguments(own.tool.name, argumentProblems(checked.error)), deps.redact);
+    }
     return runTool(own.tool, checked.data, deps, {
       signal: extra.signal,
       deadline: Date.now() + deps.config.waitMs,

@@ -16,12 +16,3 @@ function once(cache: WeakMap<ToolDefinition, z.ZodObject>, tool: ToolDefinition,
 
 export const inputSchema = (tool: ToolDefinition): z.ZodObject => once(inputs, tool, tool.input);
 export const outputSchema = (tool: ToolDefinition): z.ZodObject => once(outputs, tool, tool.output);
-
-/** The zod issues of a failed argument check as `path: why` lines an agent can act on. */
-export function argumentProblems(error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map(String).join(".") || "(arguments)";
-    const keys = issue.code === "unrecognized_keys" ? ` (${issue.keys.join(", ")})` : "";
-    return `${path}: ${issue.message}${keys}`;
-  });
-}

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { EXTRACT_FORMATS } from "../api/schemas.js";
 import { collectPages, itemsMarkdown, type TaskRef, taskItem } from "./collect.js";
-import { ToolError } from "./errors.js";
+import { argumentProblems, invalidArguments } from "./errors.js";
 import { urlArg } from "./extract-page.js";
 import { longToolShape, maxCharsArg, pendingResult } from "./result.js";
 import { defineTool } from "./tool.js";
@@ -24,18 +24,16 @@ const overrides = z.strictObject(options);
  */
 function checkOverrides(inputs: ReadonlyArray<Record<string, unknown>>): void {
   const problems = inputs.flatMap(({ url: _url, ...rest }, i) => {
-    if (Object.keys(rest).length === 0) return [];
     const checked = overrides.safeParse(rest);
-    return checked.success
-      ? []
-      : checked.error.issues.map((issue) => {
-          const path = [`inputs[${i}]`, ...issue.path.map(String)].join(".");
-          const what =
-            issue.code === "unrecognized_keys" ? `unknown member(s) ${issue.keys.join(", ")}` : issue.message;
-          return `${path}: ${what} (an item takes url and, to override shared_inputs, render, formats or country)`;
-        });
+    return checked.success ? [] : argumentProblems(checked.error, `inputs[${i}]`);
   });
-  if (problems.length > 0) throw new ToolError("invalid_argument", problems.join("\n"), { fields: problems });
+  if (problems.length > 0) {
+    throw invalidArguments(
+      "extract_batch",
+      problems,
+      "An item takes url and, to override shared_inputs, render, formats or country.",
+    );
+  }
 }
 
 export const extractBatch = defineTool({
