@@ -2,38 +2,19 @@
  * run_template, check_domain_health, job_runs and get_social_event end to end over stdio against
  * the sandbox. Bad arguments are refused with no request reaching the sandbox.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import {
-  call,
-  requestsSince,
-  type StdioServer,
-  spawnAgainst,
-  startTestSandbox,
-  textOf,
-} from "../helpers/mcp.js";
+import { call, requestsSince, type StdioServer, serverForFile, textOf } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
 let server: StdioServer;
-let cacheDir: string;
 
-beforeAll(async () => {
-  cacheDir = await mkdtemp(join(tmpdir(), "other-tools-"));
-  sandbox = await startTestSandbox();
-  server = await spawnAgainst(sandbox, {
-    WEBDATA_CACHE_DIR: cacheDir,
-    WEBDATA_LEGACY_AUTH: "demo:demo",
-    WEBDATA_LEGACY_BASE_URL: sandbox.legacyUrl,
-  });
-});
-afterAll(async () => {
-  await server?.close();
-  await sandbox?.close();
-  await rm(cacheDir, { recursive: true, force: true });
-});
+serverForFile(
+  (started) => {
+    ({ sandbox, server } = started);
+  },
+  (s) => ({ WEBDATA_LEGACY_AUTH: "demo:demo", WEBDATA_LEGACY_BASE_URL: s.legacyUrl }),
+);
 
 /** Calls a tool and returns the result with the API requests it caused. */
 async function traced(name: string, args: Record<string, unknown>) {

@@ -2,37 +2,26 @@
  * run_agent and list_agents end to end: the built server over stdio, a real MCP client, the
  * sandbox's catalog. Bad params are refused in the agent's own words with no run request.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import {
   call,
   requestsSince,
   type StdioServer,
+  serverForFile,
   spawnAgainst,
-  startTestSandbox,
   textOf,
 } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
 let server: StdioServer;
-let cacheDir: string;
+
+serverForFile((started) => {
+  ({ sandbox, server } = started);
+});
 
 const runs = (from: number) =>
   sandbox.requests.slice(from).filter((r) => /^\/v1\/agents?\/(run|async)/.test(r.path));
-
-beforeAll(async () => {
-  cacheDir = await mkdtemp(join(tmpdir(), "agents-e2e-"));
-  sandbox = await startTestSandbox();
-  server = await spawnAgainst(sandbox, { WEBDATA_CACHE_DIR: cacheDir });
-});
-afterAll(async () => {
-  await server?.close();
-  await sandbox?.close();
-  await rm(cacheDir, { recursive: true, force: true });
-});
 
 describe("run_agent", () => {
   it("run_agent(missing required param): the agent's description and examples, no run request", async () => {
@@ -187,7 +176,7 @@ describe("list_agents", () => {
 
 describe("run_agent past the wait limit", () => {
   it("run_agent(pages, slow tasks): a pending handle with every page's task and the get_task call", async () => {
-    const slow = await spawnAgainst(sandbox, { WEBDATA_CACHE_DIR: cacheDir, WEBDATA_WAIT_MS: "300" });
+    const slow = await spawnAgainst(sandbox, { WEBDATA_WAIT_MS: "300" });
     sandbox.configure({ taskLatencyMs: 5_000 });
     try {
       const r = await call(slow, "run_agent", {

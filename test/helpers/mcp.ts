@@ -187,17 +187,18 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
 
 /**
  * One sandbox and one stdio server shared by a whole test file: started before its first test,
- * handed to `receive`, and closed after its last.
+ * handed to `receive`, and closed after its last. `env` may depend on the sandbox (its legacy
+ * URL, say); the server gets its own catalog cache dir unless `env` names one (`spawnServer`).
  */
 export function serverForFile(
   receive: (started: { sandbox: Sandbox; server: StdioServer }) => void,
-  env: Record<string, string> = {},
+  env: Record<string, string> | ((sandbox: Sandbox) => Record<string, string>) = {},
 ): void {
   let sandbox: Sandbox | undefined;
   let server: StdioServer | undefined;
   beforeAll(async () => {
     sandbox = await startTestSandbox();
-    server = await spawnAgainst(sandbox, env);
+    server = await spawnAgainst(sandbox, typeof env === "function" ? env(sandbox) : env);
     receive({ sandbox, server });
   });
   afterAll(async () => {
