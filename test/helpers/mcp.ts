@@ -3,7 +3,6 @@
  * as a real stdio child process, and an SDK `Client` over `StdioClientTransport`.
  * Build first (`npm run build`; `npm test` does).
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll } from "vitest";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+import { type ProcessRun, runProcess } from "./process.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 export const TEST_KEY = "wdk_QZXJVKWPRTMNHGZXQ";
@@ -157,31 +157,14 @@ export const requestsSince = (sandbox: Sandbox, from: number) =>
 export const pathsSince = (sandbox: Sandbox, from: number) =>
   requestsSince(sandbox, from).map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/, ":id")}`);
 
-export interface CliRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliRun = ProcessRun;
 
 /** Runs `node dist/cli.js ARGS` to completion without blocking the test's event loop (its sandbox). */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   assertBuilt();
   const cache = testCacheDir(env, args);
-  return new Promise<CliRun>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? "", ...cache.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString("utf8");
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString("utf8");
-    });
-    child.once("error", reject);
-    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  return runProcess(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...cache.env },
   }).finally(() => cache.remove());
 }
 

@@ -2,12 +2,12 @@
  * Helpers for the install tests: the repository root, temp folders that are always removed, and
  * child processes run to completion without blocking the test's event loop (a sandbox may live in it).
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ProcessRun, runProcess } from "../helpers/process.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const at = (...parts: string[]) => join(ROOT, ...parts);
@@ -31,35 +31,13 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-export interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type Run = ProcessRun;
 
-export function run(
+export const run = (
   command: string,
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? ROOT,
-      env: options.env ?? childEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString("utf8");
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString("utf8");
-    });
-    child.once("error", reject);
-    child.once("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
+): Promise<Run> => runProcess(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? childEnv() });
 
 /** `node ARGS`, with this Node. */
 export const runNode = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
