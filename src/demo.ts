@@ -11,6 +11,8 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 
 const CLI = fileURLToPath(new URL("./cli.js", import.meta.url));
+// The demo is the MCP *client* (`npm run demo`), printing for a person at a terminal; the server it
+// talks to is a child process whose stdout carries JSON-RPC only.
 const out = (line = "") => process.stdout.write(`${line}\n`);
 const tty = process.stdout.isTTY === true;
 

@@ -141,7 +141,8 @@ export async function runFastStdio(config: Config, onClose?: () => Promise<void>
   /** A list the front answered with agent tools in it, for the loaded server to check. */
   let listedAgents: Json | undefined;
 
-  // One writer for both the front and the SDK: one line per message, in call order.
+  // This is the stdio transport's writer, the only stdout writer in stdio mode: every message is
+  // one serialized JSON-RPC line, from the front or the SDK, in call order. Logs go to stderr.
   const write = (message: unknown) =>
     new Promise<void>((resolve) => {
       if (process.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
