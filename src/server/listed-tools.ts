@@ -5,13 +5,11 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
-
-type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+import type { Extra } from "./run-tool.js";
+import { requestHandlers } from "./sdk-handlers.js";
 
 export async function listedTools(server: McpServer): Promise<ListToolsResult> {
-  // The SDK keeps request handlers in a private map (tool-list.ts wraps the same entry).
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
-  const handler = handlers?.get("tools/list");
+  const handler = requestHandlers(server)?.get("tools/list");
   if (!handler) throw new Error("this server has no tools/list handler");
-  return (await handler({ method: "tools/list" }, {})) as ListToolsResult;
+  return (await handler({ method: "tools/list" }, {} as Extra)) as ListToolsResult;
 }

@@ -11,10 +11,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { argumentProblems, errorResult, invalidArguments } from "../tools/errors.js";
 import type { ToolDefinition } from "../tools/tool.js";
-import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
+import { runTool, type ToolDeps } from "./run-tool.js";
+import { requestHandlers } from "./sdk-handlers.js";
 import { inputSchema } from "./tool-schemas.js";
 
-type Handler = (request: unknown, extra: Extra) => Promise<unknown>;
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -35,8 +35,7 @@ export function installToolCalls(
   tools: ReadonlyMap<string, ToolDefinition>,
   deps: ToolDeps,
 ): void {
-  // The SDK keeps request handlers in a private map (as src/server/tool-list.ts reads it).
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
+  const handlers = requestHandlers(server);
   const original = handlers?.get("tools/call");
   if (!handlers || !original) return;
   handlers.set("tools/call", async (request, extra) => {

@@ -9,8 +9,8 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ListToolsResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { requestHandlers } from "./sdk-handlers.js";
 
-type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
 type Json = Record<string, unknown>;
 
 const isEmptyObject = (v: unknown) =>
@@ -67,8 +67,7 @@ export function compactTool(tool: Tool): Tool {
 
 /** Wraps the SDK's `tools/list` handler of this server with the cache and the compaction. */
 export function installToolListCache(server: McpServer): void {
-  // The SDK keeps request handlers in a private map; the public setter would need the original.
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
+  const handlers = requestHandlers(server);
   const original = handlers?.get("tools/list");
   if (!handlers || !original) return;
   let cached: Promise<ListToolsResult> | undefined;
