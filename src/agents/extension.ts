@@ -10,7 +10,6 @@ import type { RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { defineAgentTool } from "../tools/agent-tool.js";
 import type { ServerExtension, ServerHost } from "../tools/tool.js";
 import type { AgentCatalog } from "./catalog.js";
-import { registerAgentTool } from "./register.js";
 import { acquireCatalog, refreshIntervalMs } from "./service.js";
 import { agentToolKey } from "./tool-list-sidecar.js";
 import { toolListWriter } from "./tool-list-writer.js";
@@ -136,8 +135,7 @@ class DedicatedTools {
         this.host.log.info(`agent ${name}: schema degraded`, { notes: known.compiled.notes });
       }
       try {
-        const { tool, input } = defineAgentTool(name, known);
-        this.registered.set(name, { tool: registerAgentTool(this.host, tool, input), key });
+        this.registered.set(name, { tool: this.host.addTool(defineAgentTool(name, known)), key });
       } catch (e) {
         this.failed = true;
         this.host.log.error(`agent tool for "${name}" not registered: ${e instanceof Error ? e.message : e}`);

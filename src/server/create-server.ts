@@ -90,6 +90,12 @@ export function createServer(options: CreateServerOptions): WebDataServer {
     const registered = registerDefinedTool(server, tool, deps);
     tools.set(tool.name, registered);
     definitions.set(tool.name, tool);
+    const remove = registered.remove.bind(registered);
+    registered.remove = () => {
+      tools.delete(tool.name);
+      definitions.delete(tool.name);
+      remove();
+    };
     return registered;
   };
   for (const tool of options.tools ?? selectTools(config)) addTool(tool);

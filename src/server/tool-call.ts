@@ -6,7 +6,7 @@
  * bounded wait with progress and cancellation for long tools, the result checked against the
  * output schema — instead of through the SDK's asynchronous checks and, for long tools, an
  * implicit task it would create, store and poll (./tasks.ts keeps that path working should this
- * front be missing). Task requests, agent tools and anything unusual go on to the SDK unchanged.
+ * front be missing). Task requests and anything unusual go on to the SDK unchanged.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { argumentProblems, errorResult, invalidArguments } from "../tools/errors.js";
@@ -29,7 +29,7 @@ function ownCall(request: unknown, tools: ReadonlyMap<string, ToolDefinition>) {
   return tool ? { tool, args: args ?? {} } : undefined;
 }
 
-/** Wraps the SDK's `tools/call` handler of this server; `tools` are the statically added tools. */
+/** Wraps the SDK's `tools/call` handler of this server; `tools` holds every tool added through `addTool`, kept current. */
 export function installToolCalls(
   server: McpServer,
   tools: ReadonlyMap<string, ToolDefinition>,

@@ -14,5 +14,6 @@ function once(cache: WeakMap<ToolDefinition, z.ZodObject>, tool: ToolDefinition,
   return schema;
 }
 
-export const inputSchema = (tool: ToolDefinition): z.ZodObject => once(inputs, tool, tool.input);
+export const inputSchema = (tool: ToolDefinition): z.ZodObject =>
+  tool.inputObject ?? once(inputs, tool, tool.input);
 export const outputSchema = (tool: ToolDefinition): z.ZodObject => once(outputs, tool, tool.output);

@@ -24,11 +24,8 @@ function firstSentences(text: string | null | undefined, max = 160): string {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** A dedicated tool and its input object; `known` absent = permissive, checked at call time. */
-export function defineAgentTool(
-  name: string,
-  known?: ResolvedAgent,
-): { tool: ToolDefinition; input: z.ZodObject } {
+/** A dedicated agent tool (its input object included); `known` absent = permissive, checked at call time. */
+export function defineAgentTool(name: string, known?: ResolvedAgent): ToolDefinition {
   const detail = known?.detail;
   const exactOutput = known?.compiled.output.exact === true;
   const outputShape: z.ZodRawShape = exactOutput
@@ -46,6 +43,7 @@ export function defineAgentTool(
     description: `${about} Arguments are the agent's params${paginated ? `; "${paginated}" selects the page` : ""}.`,
     toolset: "agents",
     input: input.shape,
+    inputObject: input,
     output: outputShape,
     readOnly: true,
     async handler(args, ctx) {
@@ -67,5 +65,5 @@ export function defineAgentTool(
       return { structured, text: lines.join("\n") };
     },
   });
-  return { tool, input };
+  return tool;
 }

@@ -78,6 +78,11 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   description: string;
   toolset: Toolset;
   input: I;
+  /**
+   * The whole input object, for what a raw shape cannot say (strict or loose); `input` is then its
+   * shape. Dedicated agent tools use it.
+   */
+  inputObject?: z.ZodObject;
   output: O;
   /** Reads only (no side effects beyond spending budget). */
   readOnly: boolean;
