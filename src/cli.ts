@@ -11,7 +11,7 @@ const HELP = `web-data-mcp — MCP server for the Web Data Service API
 Usage:
   web-data-mcp [--sandbox] [options]          stdio MCP server (default)
   web-data-mcp --http [--host H] [--port P]   Streamable HTTP at /mcp (host default 127.0.0.1)
-  web-data-mcp sandbox [--port P] [--key K]   the sandbox API alone
+  web-data-mcp sandbox [--port P] [--key K] [--allow-callbacks]   the sandbox API alone
   web-data-mcp tools [--sandbox]              list the tools
   web-data-mcp call TOOL [JSON] [--sandbox] [--json]   one tool call; prints the result
 
@@ -28,6 +28,8 @@ Options (each overrides the environment variable of the same meaning):
   --allowed-hosts LIST   --http: extra Host values (WEBDATA_ALLOWED_HOSTS; default loopback)
   --allowed-origins LIST --http: extra Origins (WEBDATA_ALLOWED_ORIGINS)
   --public-url URL       --http: WEBDATA_PUBLIC_URL, base of webhook callbacks
+  --allow-callbacks      sandbox: send webhook callbacks (to loopback addresses only)
+  --key K                sandbox: accept only this bearer key (required beyond loopback)
   --json                 call: also print the structured result as JSON
   -h, --help             this help
   -v, --version          the version
@@ -63,6 +65,7 @@ const OPTIONS = {
   "allowed-hosts": { type: "string" },
   "allowed-origins": { type: "string" },
   json: { type: "boolean" },
+  "allow-callbacks": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -100,7 +103,10 @@ async function resolveConfig(values: Values) {
   });
   if (!config.sandbox) return { config, stop: async () => {} };
   const { startSandbox } = await import("./sandbox/index.js");
-  const sandbox = await startSandbox({ legacyAuth: config.legacyAuth });
+  const sandbox = await startSandbox({
+    legacyAuth: config.legacyAuth,
+    allowCallbacks: values["allow-callbacks"],
+  });
   return {
     config: {
       ...config,
@@ -138,6 +144,8 @@ async function main(): Promise<void> {
       port: parsePort(values.port, 0),
       key: values.key,
       host: values.host,
+      allowCallbacks: values["allow-callbacks"],
+      allowedHosts: values["allowed-hosts"]?.split(","),
     });
     process.stdout.write(`${sandbox.url}\n`);
     const stop = () => void sandbox.close().then(() => process.exit(0));
@@ -220,7 +228,12 @@ async function runHttp(
 
 main().catch(async (error: unknown) => {
   const { ConfigError } = await import("./config.js").catch(() => ({ ConfigError: undefined }));
-  if (error instanceof UsageError || (ConfigError && error instanceof ConfigError))
+  const oneLine = ["UsageError", "ConfigError", "SandboxOptionsError"];
+  if (
+    error instanceof UsageError ||
+    (ConfigError && error instanceof ConfigError) ||
+    oneLine.includes((error as Error)?.name)
+  )
     fail((error as Error).message);
   fail(`fatal: ${error instanceof Error ? error.message : String(error)}`, 1);
 });

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { SandboxState } from "./context.js";
 import { CrawlStore } from "./crawl.js";
 import { errorResponse, type SandboxEnv } from "./http.js";
-import { authenticate, injectFaults, logRequests, rateLimit } from "./middleware.js";
+import { authenticate, checkHost, guardControl, injectFaults, logRequests, rateLimit } from "./middleware.js";
 import { agentRoutes } from "./routes/agents.js";
 import { controlRoutes } from "./routes/control.js";
 import { crawlRoutes } from "./routes/crawl.js";
@@ -18,7 +18,15 @@ import { siteRoutes } from "./site/routes.js";
 
 export function createApp(state: SandboxState) {
   const app = new Hono<SandboxEnv>();
-  app.use("*", logRequests(state), rateLimit(state), injectFaults(state), authenticate(state));
+  app.use(
+    "*",
+    checkHost(state),
+    guardControl(state),
+    logRequests(state),
+    rateLimit(state),
+    injectFaults(state),
+    authenticate(state),
+  );
   app.route("/site", siteRoutes(state));
   app.route("/_sandbox", controlRoutes(state));
   const crawls = new CrawlStore(state);

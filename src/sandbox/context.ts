@@ -14,6 +14,7 @@ export interface SandboxConfig extends Required<TunableOptions> {
   key: string | undefined;
   legacyAuth: string;
   extraAgents: number;
+  allowCallbacks: boolean;
 }
 
 export const TASK_ERROR: TaskFailure = {
@@ -25,7 +26,7 @@ const MAX_LOG = 100_000;
 export class SandboxState {
   readonly config: SandboxConfig;
   readonly timers = new Timers();
-  readonly callbacks = new CallbackSender();
+  readonly callbacks = new CallbackSender(() => this.config.allowCallbacks);
   readonly faults = new Faults();
   readonly limiter: RateLimiter;
   readonly tasks: TaskStore;
@@ -39,6 +40,8 @@ export class SandboxState {
     legacyUrl: "",
   };
   readonly catalog: AgentCatalog;
+  /** Host header values answered; set once the server listens (see loopback.ts). */
+  allowedHosts = new Set<string>();
 
   constructor(options: SandboxOptions) {
     this.config = {
@@ -49,6 +52,7 @@ export class SandboxState {
       crawlPageMs: options.crawlPageMs ?? 100,
       catalogDelayMs: options.catalogDelayMs ?? 0,
       extraAgents: options.extraAgents ?? 0,
+      allowCallbacks: options.allowCallbacks ?? false,
     };
     this.limiter = new RateLimiter(this.config.rateLimit);
     this.tasks = new TaskStore(() => this.location.legacyUrl, this.timers, this.callbacks);

@@ -4,10 +4,12 @@ import { createAdaptorServer } from "@hono/node-server";
 import type { AgentDetail } from "../api/schemas.js";
 import { createApp } from "./app.js";
 import { SandboxState } from "./context.js";
+import { allowedHostValues, isLoopbackName, isWildcard } from "./loopback.js";
 import type { Sandbox, SandboxOptions } from "./types.js";
 
 export type {
   AuthKind,
+  CallbackLogEntry,
   Fault,
   FaultController,
   FaultKind,
@@ -16,11 +18,21 @@ export type {
   SandboxOptions,
 } from "./types.js";
 
+/** Thrown before binding when the options would expose the sandbox unsafely. */
+export class SandboxOptionsError extends Error {
+  override name = "SandboxOptionsError";
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const host = options.host ?? "127.0.0.1";
+  if (!isLoopbackName(host) && !options.key) {
+    throw new SandboxOptionsError(
+      `binding the sandbox to ${host} (beyond loopback) needs --key K: from another host anyone could read its request log and make it send requests`,
+    );
+  }
   const state = new SandboxState(options);
   const app = createApp(state);
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host ?? "127.0.0.1" });
-  const host = options.host ?? "127.0.0.1";
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -28,17 +40,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+  const address = server.address() as AddressInfo;
+  const port = address.port;
+  const literal = (h: string) => (h.includes(":") ? `[${h}]` : h);
+  const urlHost = isWildcard(host) ? "127.0.0.1" : literal(host);
   const url = `http://${urlHost}:${port}`;
   state.location = { origin: url, url, legacyUrl: `${url}/legacy`, siteUrl: `${url}/site` };
+  state.allowedHosts = allowedHostValues(host, port, options.allowedHosts);
 
   let closing: Promise<void> | undefined;
   return {
     url,
     legacyUrl: state.location.legacyUrl,
     siteUrl: state.location.siteUrl,
+    bound: `${literal(address.address)}:${port}`,
     requests: state.requests,
+    callbacks: state.callbacks.log,
     faults: state.faults,
     configure: (p) => state.configure(p),
     catalog: {
@@ -58,16 +75,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 /**
- * `web-data-mcp sandbox [--port P] [--key K]`: starts the sandbox and writes one line with its URL
- * to stderr. Resolves to the running sandbox; the caller closes it (e.g. on SIGINT).
+ * `web-data-mcp sandbox [--host H] [--port P] [--key K] [--allow-callbacks]`: starts the sandbox
+ * and writes what it bound to stderr. Resolves to the running sandbox; the caller closes it.
  */
-export async function runSandboxCommand(
-  options: { port?: number; key?: string; host?: string } = {},
-): Promise<Sandbox> {
+export async function runSandboxCommand(options: SandboxOptions = {}): Promise<Sandbox> {
   const sandbox = await startSandbox(options);
   const keyNote = options.key ? "only the given key" : "any non-empty bearer key";
+  const callbacks = options.allowCallbacks ? "loopback callbacks on" : "callbacks off (--allow-callbacks)";
+  const where = sandbox.bound.startsWith(new URL(sandbox.url).host)
+    ? sandbox.url
+    : `${sandbox.url} (bound to ${sandbox.bound})`;
   process.stderr.write(
-    `web-data sandbox listening on ${sandbox.url} (accepts ${keyNote}; demo site ${sandbox.siteUrl})\n`,
+    `web-data sandbox listening on ${where} (accepts ${keyNote}; ${callbacks}; demo site ${sandbox.siteUrl})\n`,
   );
   return sandbox;
 }

@@ -1,12 +1,14 @@
 /**
- * The layers every API request goes through, in order: request log, rate limit (headers on every
- * response, 429 when the bucket is empty), injected faults, then authentication.
- * /site/* (the demo web site) and /_sandbox/* (control endpoints) bypass them all.
+ * The layers every request goes through, in order: the Host check (every path), the control
+ * endpoints' guard, then for API requests: request log, rate limit (headers on every response,
+ * 429 when the bucket is empty), injected faults, then authentication.
+ * /site/* (the demo web site) and /_sandbox/* (control endpoints) bypass the API layers.
  */
 import type { MiddlewareHandler } from "hono";
 import type { SandboxState } from "./context.js";
 import { FAULT_HEADER } from "./faults.js";
 import { errorResponse, rateLimitBody, type SandboxEnv } from "./http.js";
+import { hostAllowed, isLoopbackName } from "./loopback.js";
 import type { AuthKind } from "./types.js";
 
 type Middleware = MiddlewareHandler<SandboxEnv>;
@@ -18,6 +20,37 @@ function authKind(header: string | undefined): AuthKind {
   if (/^bearer\s/i.test(header ?? "")) return "bearer";
   if (/^basic\s/i.test(header ?? "")) return "basic";
   return "none";
+}
+
+/** DNS-rebinding protection, as the HTTP server does: every path, before anything else. */
+export function checkHost(state: SandboxState): Middleware {
+  return async (c, next) => {
+    if (hostAllowed(c.req.header("host"), state.allowedHosts)) return next();
+    return c.json(
+      {
+        error: {
+          code: "FORBIDDEN",
+          message:
+            "Host header is not allowed: use a loopback address, or start the sandbox with --allowed-hosts",
+        },
+      },
+      403,
+    );
+  };
+}
+
+/**
+ * /_sandbox/* from another machine (a sandbox bound beyond loopback, which needs a key) takes
+ * the sandbox's bearer key too; from loopback it stays open for tests and local scripts.
+ */
+export function guardControl(state: SandboxState): Middleware {
+  return async (c, next) => {
+    if (isApiPath(c.req.path) || c.req.path.startsWith("/site")) return next();
+    if (isLoopbackName(c.env.incoming.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "")) return next();
+    const token = /^bearer\s+(.+)$/i.exec(c.req.header("authorization") ?? "")?.[1].trim();
+    if (state.config.key !== undefined && token === state.config.key) return next();
+    return errorResponse(c, 401, "The /_sandbox control endpoints need the sandbox key from another host");
+  };
 }
 
 export function logRequests(state: SandboxState): Middleware {

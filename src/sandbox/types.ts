@@ -19,6 +19,23 @@ export interface SandboxOptions {
   catalogDelayMs?: number;
   /** Pad the agent catalog with N generated agents. */
   extraAgents?: number;
+  /**
+   * Send webhook callbacks (to loopback addresses only); default false: callbacks are recorded
+   * in `callbacks` as not sent. `--allow-callbacks` on the command line.
+   */
+  allowCallbacks?: boolean;
+  /** Extra Host header values answered besides loopback (`name` or `name:port`; `*` = any). */
+  allowedHosts?: string[];
+}
+
+/** One callback the sandbox was asked to send. */
+export interface CallbackLogEntry {
+  url: string;
+  /** ms epoch */
+  at: number;
+  /** False when refused: callbacks off, or not a loopback address. */
+  sent: boolean;
+  refused?: string;
 }
 
 export type TunableOptions = Pick<
@@ -81,8 +98,12 @@ export interface Sandbox {
   legacyUrl: string;
   /** The demo web site, `${url}/site`. */
   siteUrl: string;
+  /** The address actually bound, `host:port` (e.g. `0.0.0.0:41234`). */
+  bound: string;
   /** Every API request seen (not /site/* nor /_sandbox/*), oldest first. */
   requests: RequestLogEntry[];
+  /** Every callback asked for, sent or refused, oldest first. */
+  callbacks: CallbackLogEntry[];
   faults: FaultController;
   configure(p: Partial<TunableOptions>): void;
   catalog: { add(agent: AgentDetail): void; remove(name: string): void };

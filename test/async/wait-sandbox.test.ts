@@ -11,7 +11,7 @@ let sandbox: Sandbox;
 let client: WebDataClient;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ allowCallbacks: true });
 });
 afterAll(async () => {
   await sandbox.close();

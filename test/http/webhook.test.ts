@@ -16,7 +16,7 @@ let http: HttpServer;
 let plain: HttpServer;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ key: KEY, taskLatencyMs: 200 });
+  sandbox = await startSandbox({ key: KEY, taskLatencyMs: 200, allowCallbacks: true });
   const config = sandboxConfig(sandbox, KEY);
   http = await startHttpServer({
     config,

@@ -14,7 +14,7 @@ import { call, shape, startReceiver, until } from "./helpers.js";
 describe("agents", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 20 });
+    sandbox = await startSandbox({ taskLatencyMs: 20, allowCallbacks: true });
   });
   afterAll(() => sandbox.close());
 

@@ -13,7 +13,7 @@ import { call, shape, startReceiver, until } from "./helpers.js";
 describe("crawl, map, domain health, driver and the legacy endpoint", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 20, crawlPageMs: 5 });
+    sandbox = await startSandbox({ taskLatencyMs: 20, crawlPageMs: 5, allowCallbacks: true });
   });
   afterEach(() => sandbox.faults.clear());
   afterAll(() => sandbox.close());

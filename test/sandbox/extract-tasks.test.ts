@@ -17,7 +17,7 @@ import { call, shape, startReceiver, until } from "./helpers.js";
 describe("extract, tasks and batches", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 30 });
+    sandbox = await startSandbox({ taskLatencyMs: 30, allowCallbacks: true });
   });
   afterAll(() => sandbox.close());
 

@@ -1,4 +1,4 @@
-/** /_sandbox/*: fault control and the request log, for a sandbox in another process. */
+/** /_sandbox/*: fault control, the request log and the callback log, for a sandbox in another process. */
 import { Hono } from "hono";
 import type { SandboxState } from "../context.js";
 import { faultProblem } from "../faults.js";
@@ -35,6 +35,8 @@ export function controlRoutes(state: SandboxState) {
   });
 
   r.get("/requests", (c) => c.json({ requests: state.requests }));
+
+  r.get("/callbacks", (c) => c.json({ callbacks: state.callbacks.log }));
 
   r.delete("/requests", (c) => {
     state.requests.length = 0;
