@@ -20,6 +20,9 @@ import {
   checkHostAndOrigin,
   isLoopbackHost,
 } from "./http/guard.js";
+import type { ResourceServer } from "./http/oauth/resource-server.js";
+import type { OAuthSettings } from "./http/oauth/settings.js";
+import type { VerifierOptions } from "./http/oauth/verifier.js";
 import { BodyError, header, RPC, readJsonBody, sendJson, sendRpcError } from "./http/respond.js";
 import { type Session, SessionStore } from "./http/sessions.js";
 
@@ -57,6 +60,8 @@ export interface HttpServerOptions {
   createServer?: (options: CreateServerOptions) => WebDataServer;
   /** One line per event, to stderr by default. */
   log?: (line: string) => void;
+  /** Act as an OAuth 2.1 resource server (needs a public URL; excludes `token`). */
+  oauth?: OAuthSettings & VerifierOptions;
 }
 
 export interface HttpServer {
@@ -67,6 +72,8 @@ export interface HttpServer {
   readonly sessions: number;
   /** The webhook registry when a public URL is configured. */
   callbacks?: CallbackRegistry;
+  /** With OAuth: the resource identifier tokens must be issued for. */
+  oauthResource?: string;
   /** Closes sessions idle past the timeout now (it also runs every minute); returns how many. */
   sweepIdle(): number;
   /** Stops accepting, lets open calls finish within `drainMs`, then closes everything. */
@@ -80,11 +87,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const host = options.host ?? "127.0.0.1";
   const token = options.token ?? config.httpToken;
   const log = options.log ?? ((line: string) => process.stderr.write(`[web-data] ${line}\n`));
-  if (!isLoopbackHost(host) && !token) {
+  if (options.oauth && token) {
+    throw new Error("both OAuth (WEBDATA_OAUTH_ISSUER) and a static access token are set: choose one");
+  }
+  if (!isLoopbackHost(host) && !token && !options.oauth) {
     throw new Error(
-      `refusing to listen on ${host} without an access token: set WEBDATA_HTTP_TOKEN or --token (or bind 127.0.0.1)`,
+      `refusing to listen on ${host} without an access token: set WEBDATA_HTTP_TOKEN or --token, or WEBDATA_OAUTH_ISSUER (or bind 127.0.0.1)`,
     );
   }
+  let oauth: ResourceServer | undefined;
+  // With OAuth a session belongs to the user who opened it (no hijack by session id).
+  const owners = new WeakMap<Session, string>();
+  const subjectOf = (req: IncomingMessage) => {
+    const info = (req as IncomingMessage & { auth?: { clientId: string; extra?: Record<string, unknown> } })
+      .auth;
+    return `${String(info?.extra?.iss)} ${String(info?.extra?.sub ?? info?.clientId)}`;
+  };
   let callbacks: CallbackRegistry | undefined;
   const makeClient = (apiKey: string) => {
     const clientOptions: WebDataClientOptions = {
@@ -133,9 +151,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     const id = opened.transport.sessionId;
     const session = id ? store.get(id) : undefined;
     if (!session) await opened.close();
+    else if (oauth) owners.set(session, subjectOf(req));
   }
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse) {
+    if (oauth) {
+      const outcome = await oauth.authenticate(header(req, "authorization"));
+      if (outcome.refusal) {
+        return sendJson(res, outcome.refusal.status, outcome.refusal.body, outcome.refusal.headers);
+      }
+      // The SDK transport hands `req.auth` to handlers as `extra.authInfo`; the token itself
+      // never goes upstream (the API key stays the server's or the session's own).
+      (req as IncomingMessage & { auth?: unknown }).auth = outcome.authInfo;
+    }
     const refused = checkBearer(req.headers, token);
     if (refused) {
       return sendRpcError(res, refused.status, refused.message, {
@@ -154,6 +182,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     if (sessionId) {
       session = store.get(sessionId);
       if (!session) return sendRpcError(res, 404, "Session not found: start a new session with initialize");
+      if (oauth && owners.get(session) !== subjectOf(req)) {
+        return sendRpcError(res, 403, "Forbidden: this session was opened by another user");
+      }
     } else if (method === "POST" && isInitializeRequest(body)) {
       return openSession(req, res, body);
     } else {
@@ -202,6 +233,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return res.end();
     }
     if (url.pathname === MCP_PATH) return handleMcp(req, res);
+    if (oauth?.metadataPaths.includes(url.pathname) && (req.method === "GET" || req.method === "HEAD")) {
+      return sendJson(res, 200, oauth.metadata(), { "access-control-allow-origin": "*" });
+    }
     if (url.pathname === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
       const status = draining ? "draining" : "ok";
       return sendJson(res, draining ? 503 : 200, {
@@ -235,6 +269,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const publicOption = options.publicUrl ?? config.publicUrl;
   const publicUrl = typeof publicOption === "function" ? publicOption(port) : publicOption;
   if (publicUrl) callbacks = new CallbackRegistry({ publicUrl });
+  if (options.oauth) {
+    if (!publicUrl) {
+      server.close();
+      throw new Error(
+        "OAuth needs WEBDATA_PUBLIC_URL (the address clients use): tokens are checked against it",
+      );
+    }
+    // Loaded only when OAuth is on (it brings jose).
+    const { createResourceServer } = await import("./http/oauth/resource-server.js");
+    oauth = createResourceServer(options.oauth, { ...options.oauth, publicUrl, mcpPath: MCP_PATH });
+  }
   if (config.apiKey) shared = makeClient(config.apiKey);
   allow = buildAllowList({
     host,
@@ -279,6 +324,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return store.size;
     },
     callbacks,
+    oauthResource: oauth?.resource,
     sweepIdle: () => store.sweep(),
     shutdown,
   };

@@ -6,6 +6,7 @@
 import type { Config } from "../../config.js";
 import { DEFAULT_HTTP_PORT, startHttpServer } from "../http.js";
 import { isLoopbackHost } from "./guard.js";
+import { readOAuthSettings } from "./oauth/settings.js";
 
 export interface HttpFlags {
   host?: string;
@@ -51,11 +52,14 @@ export async function runHttpCommand(
   const allowedHosts = list(flags.allowedHosts ?? env[HTTP_ENV.allowedHosts]);
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
+    const token = flags.token?.trim() || config.httpToken;
+    const oauth = readOAuthSettings(env, { httpToken: token, publicUrl: config.publicUrl });
     http = await startHttpServer({
+      oauth,
       config,
       host,
       port: flags.port ?? DEFAULT_HTTP_PORT,
-      token: flags.token?.trim() || config.httpToken,
+      token,
       allowedHosts,
       allowedOrigins: list(flags.allowedOrigins ?? env[HTTP_ENV.allowedOrigins]),
       idleTimeoutMs: ms(env, HTTP_ENV.idleMs),
@@ -71,6 +75,8 @@ export async function runHttpCommand(
     write("note: only loopback Host headers are allowed; add the names clients use with --allowed-hosts");
   }
   if (http.callbacks) write("webhook completion on: async tasks call back to WEBDATA_PUBLIC_URL");
+  if (http.oauthResource)
+    write(`OAuth on: tokens from ${env.WEBDATA_OAUTH_ISSUER} for ${http.oauthResource}`);
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {

@@ -1,0 +1,77 @@
+/**
+ * OAuth resource-server settings from the environment (read by the HTTP transport only, like
+ * `HTTP_ENV` in ../main.ts). Off unless `WEBDATA_OAUTH_ISSUER` is set.
+ */
+
+export const OAUTH_ENV = {
+  issuer: "WEBDATA_OAUTH_ISSUER",
+  scopes: "WEBDATA_OAUTH_SCOPES",
+  introspectionUrl: "WEBDATA_OAUTH_INTROSPECTION_URL",
+  clientId: "WEBDATA_OAUTH_CLIENT_ID",
+  clientSecret: "WEBDATA_OAUTH_CLIENT_SECRET",
+} as const;
+
+export interface OAuthSettings {
+  /** The authorization server's issuer identifier, exactly as it puts it in `iss`. */
+  issuer: string;
+  /** Scopes every token must carry (none = any token for this resource). */
+  scopes: string[];
+  /** RFC 7662 endpoint for opaque (non-JWT) tokens. */
+  introspectionUrl?: string;
+  /** The resource server's own credentials at the introspection endpoint (client_secret_basic). */
+  clientId?: string;
+  clientSecret?: string;
+}
+
+const blank = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
+
+function httpUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} is not a valid URL: give the full https:// address`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new Error(`${name} must be an https:// URL`);
+  }
+  return value;
+}
+
+/**
+ * The OAuth settings, or undefined when OAuth is off. Throws a one-line message on a bad
+ * combination: a static token as well, no public URL, half a client credential.
+ */
+export function readOAuthSettings(
+  env: NodeJS.ProcessEnv,
+  context: { httpToken?: string; publicUrl?: unknown } = {},
+): OAuthSettings | undefined {
+  const issuer = blank(env[OAUTH_ENV.issuer]);
+  const introspectionUrl = blank(env[OAUTH_ENV.introspectionUrl]);
+  if (!issuer) {
+    if (introspectionUrl) throw new Error(`${OAUTH_ENV.introspectionUrl} needs ${OAUTH_ENV.issuer} as well`);
+    return undefined;
+  }
+  if (context.httpToken) {
+    throw new Error(
+      `both ${OAUTH_ENV.issuer} and a static access token (WEBDATA_HTTP_TOKEN / --token) are set: choose one`,
+    );
+  }
+  if (!context.publicUrl) {
+    throw new Error(
+      `${OAUTH_ENV.issuer} needs WEBDATA_PUBLIC_URL (the address clients use, e.g. https://mcp.example.com): tokens are checked against it`,
+    );
+  }
+  const clientId = blank(env[OAUTH_ENV.clientId]);
+  const clientSecret = blank(env[OAUTH_ENV.clientSecret]);
+  if (!!clientId !== !!clientSecret) {
+    throw new Error(`set both ${OAUTH_ENV.clientId} and ${OAUTH_ENV.clientSecret}, or neither`);
+  }
+  return {
+    issuer: httpUrl(OAUTH_ENV.issuer, issuer),
+    scopes: (blank(env[OAUTH_ENV.scopes]) ?? "").split(/[\s,]+/).filter(Boolean),
+    introspectionUrl: introspectionUrl && httpUrl(OAUTH_ENV.introspectionUrl, introspectionUrl),
+    clientId,
+    clientSecret,
+  };
+}

@@ -1,0 +1,43 @@
+/** Why a bearer token was refused, as RFC 6750 puts it (error code + status). */
+export class TokenError extends Error {
+  override name = "TokenError";
+  constructor(
+    readonly code: "invalid_token" | "insufficient_scope",
+    message: string,
+    /** For `insufficient_scope`: the scopes the request needs. */
+    readonly scopes?: string[],
+  ) {
+    super(message);
+  }
+
+  get status(): 401 | 403 {
+    return this.code === "insufficient_scope" ? 403 : 401;
+  }
+}
+
+/** Scopes from the `scope` claim (space-separated) or `scp` (string or array, as Entra ID and Okta send it). */
+export function scopesOf(claims: Record<string, unknown>): string[] {
+  const raw = claims.scope ?? claims.scp;
+  if (typeof raw === "string") return raw.split(" ").filter(Boolean);
+  if (Array.isArray(raw)) return raw.filter((s): s is string => typeof s === "string");
+  return [];
+}
+
+/** Throws `insufficient_scope` naming the missing scopes. */
+export function requireScopes(granted: string[], required: string[]): void {
+  const missing = required.filter((s) => !granted.includes(s));
+  if (missing.length > 0) {
+    throw new TokenError(
+      "insufficient_scope",
+      `the token lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: ask the authorization server for ${required.join(" ")}`,
+      required,
+    );
+  }
+}
+
+/** RFC 8707: the token's audience (a string or a list) must name this resource. */
+export function audienceMatches(aud: unknown, resource: string): boolean {
+  const list = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
+  const want = resource.replace(/\/+$/, "");
+  return list.some((a) => typeof a === "string" && a.replace(/\/+$/, "") === want);
+}

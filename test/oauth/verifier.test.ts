@@ -1,0 +1,138 @@
+/**
+ * The token verifier against a hand-run issuer (discovery document + JWKS on loopback): keys and
+ * discovery are fetched once and cached, a new `kid` after a rotation is picked up without a new
+ * verifier, and the settings refuse contradictory configurations.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readOAuthSettings } from "../../src/server/http/oauth/settings.js";
+import { TokenError } from "../../src/server/http/oauth/token-error.js";
+import { createTokenVerifier } from "../../src/server/http/oauth/verifier.js";
+
+const RESOURCE = "https://mcp.example.com/mcp";
+
+async function key(kid: string) {
+  const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" };
+  return { kid, privateKey, jwk };
+}
+
+let server: Server;
+let issuer: string;
+let published: JWK[] = [];
+const hits = { discovery: 0, jwks: 0 };
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    res.setHeader("content-type", "application/json");
+    if (req.url === "/.well-known/oauth-authorization-server/tenant") {
+      hits.discovery += 1;
+      res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
+    } else if (req.url === "/tenant/jwks") {
+      hits.jwks += 1;
+      res.end(JSON.stringify({ keys: published }));
+    } else {
+      res.statusCode = 404;
+      res.end("{}");
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tenant`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const sign = (k: Awaited<ReturnType<typeof key>>, claims: Record<string, unknown> = {}) =>
+  new SignJWT({ scope: "mcp:tools", client_id: "app", ...claims })
+    .setProtectedHeader({ alg: "ES256", kid: k.kid })
+    .setIssuer(issuer)
+    .setAudience(RESOURCE)
+    .setSubject("alice")
+    .setExpirationTime("10m")
+    .sign(k.privateKey);
+
+describe("token verifier", () => {
+  it("verifier(caching and rotation): one discovery, one JWKS fetch per new kid", async () => {
+    const first = await key("k1");
+    const second = await key("k2");
+    published = [first.jwk];
+    const verifier = createTokenVerifier({ issuer, scopes: ["mcp:tools"] }, RESOURCE, { jwksCooldownMs: 0 });
+    const info = await verifier.verifyAccessToken(await sign(first));
+    expect(info).toMatchObject({ clientId: "app", scopes: ["mcp:tools"], extra: { sub: "alice" } });
+    await verifier.verifyAccessToken(await sign(first));
+    expect(hits).toEqual({ discovery: 1, jwks: 1 });
+
+    published = [second.jwk]; // the issuer rotates its key
+    const rotated = await verifier.verifyAccessToken(await sign(second));
+    expect(rotated.clientId).toBe("app");
+    expect(hits).toEqual({ discovery: 1, jwks: 2 });
+
+    const stale = verifier.verifyAccessToken(await sign(first));
+    await expect(stale).rejects.toBeInstanceOf(TokenError);
+    await expect(stale).rejects.toThrow(/key the issuer does not publish/);
+  });
+
+  it("verifier(claims): not-before, missing expiry and scp lists", async () => {
+    const k = await key("k3");
+    published = [k.jwk];
+    const verifier = createTokenVerifier({ issuer, scopes: ["mcp:tools"] }, RESOURCE, { jwksCooldownMs: 0 });
+    const future = Math.floor(Date.now() / 1000) + 3600;
+    await expect(verifier.verifyAccessToken(await sign(k, { nbf: future }))).rejects.toThrow(/not valid yet/);
+    const noExp = await new SignJWT({ scope: "mcp:tools" })
+      .setProtectedHeader({ alg: "ES256", kid: k.kid })
+      .setIssuer(issuer)
+      .setAudience(RESOURCE)
+      .sign(k.privateKey);
+    await expect(verifier.verifyAccessToken(noExp)).rejects.toThrow(/exp/);
+    const scp = await verifier.verifyAccessToken(
+      await sign(k, { scope: undefined, scp: ["mcp:tools", "x"] }),
+    );
+    expect(scp.scopes).toEqual(["mcp:tools", "x"]);
+    await expect(verifier.verifyAccessToken("opaque-token")).rejects.toThrow(/no introspection endpoint/);
+  });
+});
+
+describe("OAuth settings", () => {
+  const env = {
+    WEBDATA_OAUTH_ISSUER: "https://login.example.com/tenant",
+    WEBDATA_OAUTH_SCOPES: "mcp:tools, mcp:read",
+  };
+
+  it("settings(off): nothing set is no OAuth", () => {
+    expect(readOAuthSettings({}, {})).toBeUndefined();
+  });
+
+  it("settings(on): scopes split on spaces or commas", () => {
+    expect(readOAuthSettings(env, { publicUrl: "https://mcp.example.com" })).toEqual({
+      issuer: "https://login.example.com/tenant",
+      scopes: ["mcp:tools", "mcp:read"],
+      introspectionUrl: undefined,
+      clientId: undefined,
+      clientSecret: undefined,
+    });
+  });
+
+  it("settings(static token too): a start-up error saying to choose one", () => {
+    expect(() =>
+      readOAuthSettings(env, { httpToken: "t0ken", publicUrl: "https://mcp.example.com" }),
+    ).toThrow(/both WEBDATA_OAUTH_ISSUER and a static access token .* choose one/);
+  });
+
+  it("settings(no public URL, half a client credential, bad URL): each says what to set", () => {
+    expect(() => readOAuthSettings(env, {})).toThrow(/needs WEBDATA_PUBLIC_URL/);
+    expect(() =>
+      readOAuthSettings({ ...env, WEBDATA_OAUTH_CLIENT_ID: "rs" }, { publicUrl: "https://mcp.example.com" }),
+    ).toThrow(/set both WEBDATA_OAUTH_CLIENT_ID and WEBDATA_OAUTH_CLIENT_SECRET/);
+    expect(() =>
+      readOAuthSettings(
+        { WEBDATA_OAUTH_ISSUER: "login.example.com" },
+        { publicUrl: "https://mcp.example.com" },
+      ),
+    ).toThrow(/not a valid URL/);
+    expect(() => readOAuthSettings({ WEBDATA_OAUTH_INTROSPECTION_URL: "https://x.example/i" }, {})).toThrow(
+      /needs WEBDATA_OAUTH_ISSUER/,
+    );
+  });
+});
