@@ -28,6 +28,8 @@ Options (each overrides the environment variable of the same meaning):
   --allowed-hosts LIST   --http: extra Host values (WEBDATA_ALLOWED_HOSTS; default loopback)
   --allowed-origins LIST --http: extra Origins (WEBDATA_ALLOWED_ORIGINS)
   --public-url URL       --http: WEBDATA_PUBLIC_URL, base of webhook callbacks
+  --metrics              --http: Prometheus /metrics beside /mcp, same authorization (WEBDATA_METRICS=1)
+  --metrics-port P       --http: /metrics on its own port instead, without authorization
   --allow-callbacks      sandbox: send webhook callbacks (to loopback addresses only)
   --key K                sandbox: accept only this bearer key (required beyond loopback)
   --json                 call: also print the structured result as JSON
@@ -64,6 +66,8 @@ const OPTIONS = {
   token: { type: "string" },
   "allowed-hosts": { type: "string" },
   "allowed-origins": { type: "string" },
+  metrics: { type: "boolean" },
+  "metrics-port": { type: "string" },
   json: { type: "boolean" },
   "allow-callbacks": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -221,6 +225,8 @@ async function runHttp(
       token: values.token,
       allowedHosts: values["allowed-hosts"],
       allowedOrigins: values["allowed-origins"],
+      metrics: values.metrics,
+      metricsPort: values["metrics-port"] === undefined ? undefined : parsePort(values["metrics-port"], 0),
     },
     stop,
   );

@@ -1,7 +1,9 @@
 /** The option, argument and response types of WebDataClient (re-exported by client.ts). */
+
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import type { Timeouts } from "./http.js";
+import type { ApiObserver } from "./observer.js";
 import type {
   AgentBatchRequestSchema,
   ArtifactDownloadSchema,
@@ -37,6 +39,8 @@ export interface WebDataClientOptions {
   /** An undici dispatcher to use instead of the client's own pool (the client does not close it). */
   dispatcher?: Dispatcher;
   userAgent?: string;
+  /** Told about every HTTP attempt and wait (telemetry); see observer.ts. */
+  observer?: ApiObserver;
 }
 
 export interface CallOptions {

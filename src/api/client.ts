@@ -98,6 +98,7 @@ export class WebDataClient {
         deadlineMs: options.retryDeadlineMs ?? DEFAULT_RETRY.deadlineMs,
       },
       userAgent: options.userAgent ?? "web-data-mcp/0.1.0",
+      observer: options.observer,
     });
   }
 

@@ -14,6 +14,7 @@ import {
 } from "./error-factory.js";
 import { ApiError, type ApiErrorInit } from "./errors.js";
 import { type HttpResponse, headerValue, send, TransportError } from "./http.js";
+import type { ApiObserver, WaitInfo } from "./observer.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import type { Redactor } from "./redact.js";
 import { type Decision, decide, type Failure, type RequestKind, type RetryOptions } from "./retry.js";
@@ -37,6 +38,7 @@ export interface ExecutorDeps {
   redactor: Redactor;
   retry: RetryOptions;
   userAgent: string;
+  observer?: ApiObserver;
 }
 
 function intHeader(res: HttpResponse, name: string): number | undefined {
@@ -112,16 +114,34 @@ export class Executor {
     const retry = { ...this.#deps.retry };
     if (spec.timeoutMs !== undefined) retry.deadlineMs = Math.min(retry.deadlineMs, spec.timeoutMs);
 
+    const { observer } = this.#deps;
+    // Waits are reported once over, with their start and end (no-ops without an observer).
+    const wait = async (reason: WaitInfo["reason"], attempt: number, run: () => Promise<void>) => {
+      if (!observer) return run();
+      const startMs = Date.now();
+      try {
+        await run();
+      } finally {
+        const endMs = Date.now();
+        if (reason !== "limiter" || endMs > startMs) {
+          observer.waited({ reason, method: spec.method, url: spec.url, attempt, startMs, endMs });
+        }
+      }
+    };
+
     for (let attempt = 1; ; attempt += 1) {
       if (signal?.aborted) throw stopped(false);
-      await limiter.acquire(signal).catch(() => {
+      await wait("limiter", attempt, () => limiter.acquire(signal)).catch(() => {
         throw stopped(false);
       });
 
       let response: HttpResponse;
+      const attempted = observer?.attempt({ method: spec.method, url: spec.url, attempt });
       try {
         response = await send(dispatcher, { url: spec.url, method: spec.method, headers, body, signal });
+        attempted?.({ status: response.status });
       } catch (err) {
+        attempted?.({ error: err instanceof TransportError && !err.aborted ? err.code : "aborted" });
         if (!(err instanceof TransportError)) throw stopped(false);
         if (err.aborted) throw stopped(err.sent);
         if (CLOSED_CODES.has(err.code)) {
@@ -134,7 +154,7 @@ export class Executor {
         if (!decision.retry) {
           throw this.error(errorFromTransport(err, label, attempt, decision.maybeAccepted));
         }
-        await sleep(decision.delayMs, signal).catch(() => {
+        await wait("backoff", attempt + 1, () => sleep(decision.delayMs, signal)).catch(() => {
           throw stopped(false);
         });
         continue;
@@ -171,7 +191,8 @@ export class Executor {
           }),
         );
       }
-      await sleep(decision.delayMs, signal).catch(() => {
+      const reason = response.status === 429 ? "rate_limit" : "backoff";
+      await wait(reason, attempt + 1, () => sleep(decision.delayMs, signal)).catch(() => {
         throw stopped(false);
       });
     }

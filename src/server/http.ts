@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { WebDataClient, type WebDataClientOptions } from "../api/client.js";
 import type { Config } from "../config.js";
+import type { Telemetry } from "../telemetry/index.js";
 import { type CreateServerOptions, createServer, type WebDataServer } from "./create-server.js";
 import { CallbackClient } from "./http/callback-client.js";
 import { CALLBACK_PATH, CallbackRegistry } from "./http/callbacks.js";
@@ -62,6 +63,10 @@ export interface HttpServerOptions {
   log?: (line: string) => void;
   /** Act as an OAuth 2.1 resource server (needs a public URL; excludes `token`). */
   oauth?: OAuthSettings & VerifierOptions;
+  /** Spans, metrics and (with `scrape`) `/metrics`; the server shuts it down on `shutdown()`. */
+  telemetry?: Telemetry;
+  /** Serve `/metrics` on this port of the same host, without authorization, instead of beside `/mcp`. */
+  metricsPort?: number;
 }
 
 export interface HttpServer {
@@ -74,6 +79,8 @@ export interface HttpServer {
   callbacks?: CallbackRegistry;
   /** With OAuth: the resource identifier tokens must be issued for. */
   oauthResource?: string;
+  /** Where Prometheus metrics are served, when they are. */
+  metricsUrl?: string;
   /** Closes sessions idle past the timeout now (it also runs every minute); returns how many. */
   sweepIdle(): number;
   /** Stops accepting, lets open calls finish within `drainMs`, then closes everything. */
@@ -111,6 +118,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       legacyBaseUrl: config.legacyBaseUrl,
       legacyAuth: config.legacyAuth,
       maxRps: config.maxRps,
+      observer: options.telemetry?.apiObserver,
     };
     return callbacks ? new CallbackClient(clientOptions, callbacks) : new WebDataClient(clientOptions);
   };
@@ -124,6 +132,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     now: options.now,
   });
   const started = Date.now();
+  const scrape = options.telemetry?.scrape;
+  options.telemetry?.observeSessions(() => store.size);
   let draining = false;
   let allow: AllowList = { hosts: [], origins: [] };
 
@@ -147,6 +157,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return { server, dispose: () => client.close() };
     };
     const opened = await store.open(create, !!ownKey);
+    options.telemetry?.instrument(opened.transport);
     await opened.transport.handleRequest(req, res, body);
     const id = opened.transport.sessionId;
     const session = id ? store.get(id) : undefined;
@@ -154,11 +165,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     else if (oauth) owners.set(session, subjectOf(req));
   }
 
-  async function handleMcp(req: IncomingMessage, res: ServerResponse) {
+  /** The access check of `/mcp` (and `/metrics` beside it): false when it answered a refusal. */
+  async function authorized(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     if (oauth) {
       const outcome = await oauth.authenticate(header(req, "authorization"));
       if (outcome.refusal) {
-        return sendJson(res, outcome.refusal.status, outcome.refusal.body, outcome.refusal.headers);
+        sendJson(res, outcome.refusal.status, outcome.refusal.body, outcome.refusal.headers);
+        return false;
       }
       // The SDK transport hands `req.auth` to handlers as `extra.authInfo`; the token itself
       // never goes upstream (the API key stays the server's or the session's own).
@@ -166,10 +179,16 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     }
     const refused = checkBearer(req.headers, token);
     if (refused) {
-      return sendRpcError(res, refused.status, refused.message, {
+      sendRpcError(res, refused.status, refused.message, {
         headers: { "www-authenticate": 'Bearer realm="web-data-mcp"' },
       });
+      return false;
     }
+    return true;
+  }
+
+  async function handleMcp(req: IncomingMessage, res: ServerResponse) {
+    if (!(await authorized(req, res))) return;
     if (draining) return sendRpcError(res, 503, "Service Unavailable: the server is shutting down");
     const sessionId = header(req, "mcp-session-id");
     const method = req.method ?? "GET";
@@ -246,6 +265,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       });
     }
     if (url.pathname.startsWith(CALLBACK_PATH)) return handleCallback(req, res, url);
+    if (url.pathname === "/metrics" && scrape && options.metricsPort === undefined) {
+      if (req.method !== "GET") return sendJson(res, 405, { error: "method not allowed" }, { allow: "GET" });
+      if (await authorized(req, res)) scrape(req, res);
+      return;
+    }
     return sendJson(res, 404, { error: "not found" });
   }
 
@@ -266,6 +290,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     });
   });
   const port = (server.address() as AddressInfo).port;
+  const metricsServer =
+    scrape && options.metricsPort !== undefined
+      ? await listenMetrics().catch((error: unknown) => {
+          server.close();
+          throw error;
+        })
+      : undefined;
   const publicOption = options.publicUrl ?? config.publicUrl;
   const publicUrl = typeof publicOption === "function" ? publicOption(port) : publicOption;
   if (publicUrl) callbacks = new CallbackRegistry({ publicUrl });
@@ -297,6 +328,23 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   );
   sweeper.unref();
 
+  /** `/metrics` alone on its own port (`--metrics-port`), for a scraper inside the network. */
+  async function listenMetrics() {
+    const metrics = createHttpServer((req, res) => {
+      const path = new URL(req.url ?? "/", "http://localhost").pathname;
+      if (path === "/metrics" && req.method === "GET" && scrape) return scrape(req, res);
+      sendJson(res, 404, { error: "not found: metrics are at /metrics" });
+    });
+    await new Promise<void>((resolve, reject) => {
+      metrics.once("error", reject);
+      metrics.listen(options.metricsPort, host, () => {
+        metrics.off("error", reject);
+        resolve();
+      });
+    });
+    return metrics;
+  }
+
   let stopping: Promise<void> | undefined;
   const shutdown = (drainMs = options.drainMs ?? 10_000) => {
     stopping ??= (async () => {
@@ -310,6 +358,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       await shared?.close();
       server.closeAllConnections();
       await closed;
+      if (metricsServer) {
+        metricsServer.closeAllConnections();
+        await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+      }
+      await options.telemetry?.shutdown();
     })();
     return stopping;
   };
@@ -325,6 +378,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     },
     callbacks,
     oauthResource: oauth?.resource,
+    metricsUrl: scrape
+      ? `http://${shownHost}:${metricsServer ? (metricsServer.address() as AddressInfo).port : port}/metrics`
+      : undefined,
     sweepIdle: () => store.sweep(),
     shutdown,
   };

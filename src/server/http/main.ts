@@ -4,7 +4,9 @@
  * the drain bound, then sessions close and the process exits 0; a second signal exits at once).
  */
 import type { Config } from "../../config.js";
+import { metricsFlag, startTelemetry } from "../../telemetry/index.js";
 import { DEFAULT_HTTP_PORT, startHttpServer } from "../http.js";
+import { SERVER_NAME, VERSION } from "../version.js";
 import { isLoopbackHost } from "./guard.js";
 import { readOAuthSettings } from "./oauth/settings.js";
 
@@ -16,6 +18,10 @@ export interface HttpFlags {
   /** Comma lists; override WEBDATA_ALLOWED_HOSTS / WEBDATA_ALLOWED_ORIGINS. */
   allowedHosts?: string;
   allowedOrigins?: string;
+  /** Serve Prometheus `/metrics` (also WEBDATA_METRICS=1). */
+  metrics?: boolean;
+  /** Serve `/metrics` on this port instead, without authorization (implies `metrics`). */
+  metricsPort?: number;
 }
 
 /** Environment read by the HTTP transport only (the rest is in config.ts). */
@@ -54,8 +60,16 @@ export async function runHttpCommand(
   try {
     const token = flags.token?.trim() || config.httpToken;
     const oauth = readOAuthSettings(env, { httpToken: token, publicUrl: config.publicUrl });
+    // Loads OpenTelemetry only when OTEL_* exporters or metrics are asked for.
+    const telemetry = await startTelemetry({
+      env,
+      prometheus: flags.metrics || flags.metricsPort !== undefined || metricsFlag(env),
+      service: { name: SERVER_NAME, version: VERSION },
+    });
     http = await startHttpServer({
       oauth,
+      telemetry,
+      metricsPort: flags.metricsPort,
       config,
       host,
       port: flags.port ?? DEFAULT_HTTP_PORT,
@@ -75,6 +89,7 @@ export async function runHttpCommand(
     write("note: only loopback Host headers are allowed; add the names clients use with --allowed-hosts");
   }
   if (http.callbacks) write("webhook completion on: async tasks call back to WEBDATA_PUBLIC_URL");
+  if (http.metricsUrl) write(`Prometheus metrics at ${http.metricsUrl}`);
   if (http.oauthResource)
     write(`OAuth on: tokens from ${env.WEBDATA_OAUTH_ISSUER} for ${http.oauthResource}`);
 

@@ -1,0 +1,110 @@
+/**
+ * The client's observer as OpenTelemetry: a CLIENT span per upstream HTTP attempt (named
+ * `{method} {url.template}`, with `http.request.resend_count` on retries), an INTERNAL span per
+ * wait (`wait rate_limit`, `wait backoff`, `wait limiter`), all children of the active MCP
+ * request span; and the upstream metrics (request duration by endpoint and status, 429 count,
+ * rate-limit wait time).
+ */
+import {
+  type Attributes,
+  type ContextManager,
+  type Meter,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+} from "@opentelemetry/api";
+import type { ApiObserver } from "../api/observer.js";
+
+/** The API's paths with their variable segments named (the spec's templates). */
+const TEMPLATES: Array<[RegExp, string]> = [
+  [/\/v1\/tasks\/[^/]+\/results$/, "/v1/tasks/{task_id}/results"],
+  [/\/v1\/tasks\/[^/]+$/, "/v1/tasks/{task_id}"],
+  [/\/v1\/batches\/[^/]+\/progress$/, "/v1/batches/{batch_id}/progress"],
+  [/\/v1\/batches\/[^/]+$/, "/v1/batches/{batch_id}"],
+  [/\/v1\/agents\/(?!run$|async$|batch$)[^/]+$/, "/v1/agents/{name}"],
+  [/\/v2\/extract\/templates\/[^/]+\/versions$/, "/v2/extract/templates/{name}/versions"],
+  [/\/v1\/crawl\/[^/]+$/, "/v1/crawl/{crawl_id}"],
+  [
+    /\/v2\/jobs\/runs\/[^/]+\/artifacts\/[^/]+\/download-url$/,
+    "/v2/jobs/runs/{run_id}/artifacts/{artifact_id}/download-url",
+  ],
+  [/\/v2\/jobs\/[^/]+\/runs$/, "/v2/jobs/{job_id}/runs"],
+  [
+    /\/api\/v1\/realtime\/social\/[^/]+\/v1\/events\/[^/]+\/details$/,
+    "/api/v1/realtime/social/{platform}/v1/events/{event_id}/details",
+  ],
+];
+const FIXED = /\/(v1|v2|api)\/.*$/;
+
+/** `url.template` of a request: the API path (any base-URL prefix dropped), ids replaced. */
+export function endpointOf(url: URL): string {
+  for (const [pattern, template] of TEMPLATES) if (pattern.test(url.pathname)) return template;
+  return FIXED.exec(url.pathname)?.[0] ?? url.pathname;
+}
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+export function upstreamObserver(tracer: Tracer, meter: Meter, contexts: ContextManager): ApiObserver {
+  const duration = meter.createHistogram("webdata.upstream.request.duration", {
+    description: "Duration of HTTP requests to the Web Data API, by endpoint and status",
+    unit: "s",
+    advice: { explicitBucketBoundaries: SECONDS },
+  });
+  const rateLimited = meter.createCounter("webdata.upstream.rate_limited", {
+    description: "429 answers from the Web Data API",
+    unit: "{response}",
+  });
+  const waits = meter.createHistogram("webdata.upstream.wait.duration", {
+    description:
+      "Time spent waiting before upstream requests: rate limits (429 and the client's limiter) and retry backoff",
+    unit: "s",
+    advice: { explicitBucketBoundaries: SECONDS },
+  });
+
+  return {
+    attempt({ method, url, attempt }) {
+      const template = endpointOf(url);
+      const attributes: Attributes = {
+        "http.request.method": method,
+        "url.template": template,
+        "server.address": url.hostname,
+        "server.port": Number(url.port || (url.protocol === "https:" ? 443 : 80)),
+      };
+      if (attempt > 1) attributes["http.request.resend_count"] = attempt - 1;
+      const span = tracer.startSpan(
+        `${method} ${template}`,
+        { kind: SpanKind.CLIENT, attributes },
+        contexts.active(),
+      );
+      const started = performance.now();
+      return ({ status, error }) => {
+        const errorType = error ?? (status !== undefined && status >= 400 ? String(status) : undefined);
+        if (status !== undefined) span.setAttribute("http.response.status_code", status);
+        if (errorType) {
+          span.setAttribute("error.type", errorType);
+          span.setStatus({ code: SpanStatusCode.ERROR });
+        }
+        span.end();
+        const metric: Attributes = { "http.request.method": method, "url.template": template };
+        if (status !== undefined) metric["http.response.status_code"] = status;
+        if (errorType) metric["error.type"] = errorType;
+        duration.record((performance.now() - started) / 1000, metric);
+        if (status === 429) rateLimited.add(1, { "url.template": template });
+      };
+    },
+    waited({ reason, url, attempt, startMs, endMs }) {
+      const template = endpointOf(url);
+      const span = tracer.startSpan(
+        `wait ${reason}`,
+        {
+          kind: SpanKind.INTERNAL,
+          startTime: startMs,
+          attributes: { "webdata.wait.reason": reason, "url.template": template, "webdata.attempt": attempt },
+        },
+        contexts.active(),
+      );
+      span.end(endMs);
+      waits.record((endMs - startMs) / 1000, { "webdata.wait.reason": reason, "url.template": template });
+    },
+  };
+}

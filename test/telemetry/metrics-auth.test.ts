@@ -1,0 +1,72 @@
+/**
+ * Where `/metrics` is served and who may read it: beside `/mcp` it needs the same authorization;
+ * on its own `metricsPort` it needs none and is gone from the main port; without metrics it is 404.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { startTelemetry } from "../../src/telemetry/index.js";
+import { raw, sandboxConfig } from "../http/helpers.js";
+
+const KEY = "wdk_metricsKEY1234567";
+const TOKEN = "metrics-test-token-0123456789";
+
+let sandbox: Sandbox;
+let guarded: HttpServer;
+let separate: HttpServer;
+let plain: HttpServer;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ key: KEY });
+  const config = sandboxConfig(sandbox, KEY);
+  guarded = await startHttpServer({
+    config,
+    port: 0,
+    token: TOKEN,
+    telemetry: await startTelemetry({ env: {}, prometheus: true }),
+    log: () => {},
+  });
+  separate = await startHttpServer({
+    config,
+    port: 0,
+    token: TOKEN,
+    metricsPort: 0,
+    telemetry: await startTelemetry({ env: {}, prometheus: true }),
+    log: () => {},
+  });
+  plain = await startHttpServer({ config, port: 0, log: () => {} });
+});
+
+afterAll(async () => {
+  await guarded?.shutdown(0);
+  await separate?.shutdown(0);
+  await plain?.shutdown(0);
+  await sandbox?.close();
+});
+
+const metricsOf = (server: HttpServer) => server.url.replace(/\/mcp$/, "/metrics");
+
+describe("/metrics access", () => {
+  it("metrics(beside /mcp): the same bearer token is required", async () => {
+    expect(guarded.metricsUrl).toBe(metricsOf(guarded));
+    expect((await raw(metricsOf(guarded))).status).toBe(401);
+    const ok = await raw(metricsOf(guarded), { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toContain("webdata_sessions_open");
+  });
+
+  it("metrics(--metrics-port): served on its own port without authorization, not on the main one", async () => {
+    expect(separate.metricsUrl).toBeDefined();
+    expect(separate.metricsUrl).not.toBe(metricsOf(separate));
+    const scraped = await raw(separate.metricsUrl as string);
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toContain("target_info");
+    const main = await raw(metricsOf(separate), { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(main.status).toBe(404);
+  });
+
+  it("metrics(off): no /metrics route", async () => {
+    expect(plain.metricsUrl).toBeUndefined();
+    expect((await raw(metricsOf(plain))).status).toBe(404);
+  });
+});
