@@ -7,7 +7,9 @@ import { printTable } from "./table.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const modules = ["client", "server", "agents", "soak"].filter((m) => only.length === 0 || only.includes(m));
+const modules = ["client", "server", "agents", "soak", "telemetry"].filter(
+  (m) => only.length === 0 || only.includes(m),
+);
 
 const rows = [];
 for (const name of modules) {
