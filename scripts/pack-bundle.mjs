@@ -51,12 +51,8 @@ if (strays.length > 0) {
   fail(`dist/cli.js is tsc's output, not the bundle (it loads ${strays[0]}): run npm run build`);
 }
 
-// The stdio server answers initialize and tools/list from this snapshot before loading the rest.
-const SNAPSHOT = "dist/startup-snapshot.json";
-if (!existsSync(join(root, SNAPSHOT))) fail(`${SNAPSHOT} is missing: run npm run build`);
-
 const files = [
-  ...["manifest.json", manifest.icon, "package.json", "README.md", "LICENSE", SNAPSHOT].filter(
+  ...["manifest.json", manifest.icon, "package.json", "README.md", "LICENSE"].filter(
     (f) => f && existsSync(join(root, f)),
   ),
   ...loaded,

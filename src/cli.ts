@@ -203,9 +203,6 @@ async function main(): Promise<void> {
     await runHttp(config, values, stop);
     return;
   }
-  // Answers initialize and tools/list from the build-time snapshot while the full server loads.
-  const { runFastStdio } = await import("./server/fast-start.js");
-  if (await runFastStdio(config, stop)) return;
   const { runStdio } = await import("./server/stdio.js");
   await runStdio(config, stop);
 }

@@ -1,7 +1,7 @@
 /**
- * Secret redaction. Every message the client builds passes through a `Redactor` holding the
- * API key and the legacy credential, so no run of more than 4 characters of a secret can reach
- * an error message, a log line or a tool result.
+ * Secret redaction, the one rule everywhere: every run of more than 4 characters of a secret is
+ * replaced. Every message the client builds passes through a `Redactor` holding the API key and
+ * the legacy credential; the server redacts tool results and log lines with `makeRedactor`.
  */
 
 export const REDACTED = "[redacted]";
@@ -10,38 +10,81 @@ const MAX_VISIBLE = 4;
 
 /** Replaces every run of more than 4 consecutive characters of any secret found in `text`. */
 export function redact(text: string, secrets: readonly string[]): string {
-  const usable = secrets.filter((s) => s.length > MAX_VISIBLE);
-  if (usable.length === 0 || text.length <= MAX_VISIBLE) return text;
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const end = longestSecretRunAt(text, i, usable);
-    if (end > i) {
-      out += REDACTED;
-      i = end;
-    } else {
-      out += text[i];
-      i += 1;
-    }
-  }
-  return out;
+  return makeRedactor(secrets)(text);
 }
 
-/** End index of the longest substring of a secret (longer than 4 chars) starting at `start`, or `start`. */
-function longestSecretRunAt(text: string, start: number, secrets: readonly string[]): number {
-  let best = start;
-  for (const secret of secrets) {
-    let end = start + MAX_VISIBLE + 1;
-    if (end > text.length || !secret.includes(text.slice(start, end))) continue;
-    while (end < text.length && secret.includes(text.slice(start, end + 1))) end += 1;
-    if (end > best) best = end;
+/** The shortest run of a secret that is replaced (runs of MAX_VISIBLE characters may remain). */
+const WINDOW = MAX_VISIBLE + 1;
+
+export type Redact = (text: string) => string;
+
+/**
+ * The redactor of a set of secrets, made once and applied to many strings. It looks a 5-character
+ * window up only where 5 characters in a row all occur in a secret.
+ */
+export function makeRedactor(secrets: readonly string[]): Redact {
+  const usable = secrets.filter((s) => s.length >= WINDOW);
+  if (usable.length === 0) return (text) => text;
+  const grams = new Set<string>();
+  const chars = new Set<number>();
+  for (const s of usable) {
+    for (let i = 0; i + WINDOW <= s.length; i++) grams.add(s.slice(i, i + WINDOW));
+    for (let i = 0; i < s.length; i++) chars.add(s.charCodeAt(i));
   }
-  return best;
+  // Only a run of WINDOW characters that all occur in a secret can hold a fragment. The regular
+  // expression finds such runs (compiled, far faster than a loop in JS), so ordinary text costs
+  // one scan with no allocation; windows are looked up only inside a run.
+  const unit = (c: number) => `\\u${c.toString(16).padStart(4, "0")}`;
+  const runs = new RegExp(`[${[...chars].map(unit).join("")}]{${WINDOW},}`, "g");
+  return (text) => {
+    if (text.length < WINDOW) return text;
+    runs.lastIndex = 0;
+    let out = "";
+    let last = 0;
+    for (let run = runs.exec(text); run !== null; run = runs.exec(text)) {
+      const runEnd = run.index + run[0].length;
+      for (let i = run.index; i + WINDOW <= runEnd; i++) {
+        if (!grams.has(text.slice(i, i + WINDOW))) continue;
+        let end = i + WINDOW;
+        while (end < runEnd && usable.some((s) => s.includes(text.slice(i, end + 1)))) end += 1;
+        out += text.slice(last, i) + REDACTED;
+        last = end;
+        i = end - 1;
+      }
+    }
+    return last === 0 ? text : out + text.slice(last);
+  };
+}
+
+/** Redacts every string inside a JSON-like value (a copy only where something changed). */
+export function redactDeep<T>(value: T, redact: Redact): T {
+  if (typeof value === "string") return redact(value) as T;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v) => {
+      const r = redactDeep(v, redact);
+      if (r !== v) changed = true;
+      return r;
+    });
+    return (changed ? out : value) as T;
+  }
+  if (typeof value === "object" && value !== null) {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const r = redactDeep(v, redact);
+      if (r !== v) changed = true;
+      out[k] = r;
+    }
+    return (changed ? out : value) as T;
+  }
+  return value;
 }
 
 /** Holds the secrets of one client and redacts strings and JSON-able values with them. */
 export class Redactor {
   readonly #secrets: string[];
+  #redact: Redact | undefined;
 
   constructor(secrets: ReadonlyArray<string | undefined>) {
     const list: string[] = [];
@@ -58,10 +101,12 @@ export class Redactor {
   /** Adds derived secrets (such as the base64 form of a credential) after construction. */
   add(secret: string): void {
     this.#secrets.push(secret);
+    this.#redact = undefined;
   }
 
   text(value: string): string {
-    return redact(value, this.#secrets);
+    this.#redact ??= makeRedactor(this.#secrets);
+    return this.#redact(value);
   }
 
   /** Redacts a JSON-able value (e.g. a 422 `detail` list) by its serialized form. */

@@ -1,22 +1,30 @@
 /**
  * `createServer()`: one MCP server (name `web-data`) with the configured toolsets, logging and
- * MCP tasks, not yet connected. A transport is plugged in by the caller:
+ * MCP tasks, not yet connected. It is the SDK's low-level `Server`: this module owns `tools/list`
+ * (one pure `listTools`) and `tools/call` (./call-tool.ts) through `setRequestHandler`, so every
+ * message is parsed by the SDK's own schemas first. A transport is plugged in by the caller:
  *   const { server } = createServer({ config }); await server.connect(transport);
- * Several servers (e.g. one per HTTP session) may share one `WebDataClient` by passing `client`.
+ * Several servers (e.g. one per HTTP session) may share one `WebDataClient` by passing `client`,
+ * and one task store (e.g. a Redis-backed one shared by replicas) by passing `taskStore`.
  */
-import { InMemoryTaskMessageQueue } from "@modelcontextprotocol/sdk/experimental/tasks";
-import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import {
+  InMemoryTaskMessageQueue,
+  InMemoryTaskStore,
+  type TaskMessageQueue,
+  type TaskStore,
+} from "@modelcontextprotocol/sdk/experimental/tasks";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ListToolsRequestSchema, type LoggingLevel, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { WebDataClient } from "../api/client.js";
+import { makeRedactor } from "../api/redact.js";
 import { type Config, configSecrets } from "../config.js";
 import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
 import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "../tools/tool.js";
+import { CallRequestSchema, callTool } from "./call-tool.js";
+import { listTools } from "./list-tools.js";
 import { createLogger, type ServerLogger } from "./logging.js";
-import { makeRedactor } from "./redactor.js";
-import { registerDefinedTool } from "./register-tools.js";
-import { ToolTaskStore } from "./tasks.js";
-import { installToolCalls } from "./tool-call.js";
-import { installToolListCache } from "./tool-list.js";
+import { TaskWork } from "./tasks.js";
 import { SERVER_NAME, VERSION } from "./version.js";
 
 export interface CreateServerOptions {
@@ -32,15 +40,25 @@ export interface CreateServerOptions {
   /** Defaults to the registry's `SERVER_EXTENSIONS`. */
   extensions?: readonly ServerExtension[];
   services?: ToolServices;
+  /** Where MCP tasks are kept (the SDK's public interface); default: in memory, this server only. */
+  taskStore?: TaskStore;
+  /** Queue of task-related messages; default: in memory. */
+  taskMessageQueue?: TaskMessageQueue;
+  /**
+   * Resumability store for a Streamable HTTP transport; the server keeps it for the HTTP layer
+   * (`WebDataServer.eventStore`), which passes it to the transport it makes.
+   */
+  eventStore?: EventStore;
 }
 
 export interface WebDataServer {
-  server: McpServer;
+  server: Server;
   client: WebDataClient;
   services: ToolServices;
   logger: ServerLogger;
-  /** Registered tools by name (static and added by extensions). */
-  tools: Map<string, RegisteredTool>;
+  /** The tools `tools/list` shows right now, by name (static and added by extensions). */
+  tools: ReadonlyMap<string, ToolDefinition>;
+  eventStore?: EventStore;
   /** Settles when every extension's start-up work has (errors are logged, never thrown). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -53,9 +71,8 @@ const INSTRUCTIONS =
 
 export function createServer(options: CreateServerOptions): WebDataServer {
   const { config } = options;
-  const secrets = configSecrets(config);
-  const redactText = makeRedactor(secrets);
-  const logger = options.logger ?? createLogger({ redact: redactText, stderrLevel: options.stderrLevel });
+  const redact = makeRedactor(configSecrets(config));
+  const logger = options.logger ?? createLogger({ redact, stderrLevel: options.stderrLevel });
   const ownsClient = !options.client;
   const client =
     options.client ??
@@ -66,8 +83,9 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       legacyAuth: config.legacyAuth,
       maxRps: config.maxRps,
     });
-  const taskStore = new ToolTaskStore();
-  const server = new McpServer(
+  const ownStore = options.taskStore ? undefined : new InMemoryTaskStore();
+  const work = new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));
+  const server = new Server(
     { name: SERVER_NAME, title: "Web Data", version: VERSION },
     {
       capabilities: {
@@ -75,41 +93,62 @@ export function createServer(options: CreateServerOptions): WebDataServer {
         logging: {},
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
-      taskStore,
-      taskMessageQueue: new InMemoryTaskMessageQueue(),
+      taskStore: work,
+      taskMessageQueue: options.taskMessageQueue ?? new InMemoryTaskMessageQueue(),
       instructions: INSTRUCTIONS,
     },
   );
-  installToolListCache(server);
   const detachLogger = logger.attach(server);
   const services: ToolServices = options.services ?? {};
-  const deps = { config, client, services, log: logger, redact: redactText, taskStore };
-  const tools = new Map<string, RegisteredTool>();
-  const definitions = new Map<string, ToolDefinition>();
-  const addTool = (tool: ToolDefinition) => {
-    const registered = registerDefinedTool(server, tool, deps);
-    tools.set(tool.name, registered);
-    definitions.set(tool.name, tool);
-    const remove = registered.remove.bind(registered);
-    registered.remove = () => {
-      tools.delete(tool.name);
-      definitions.delete(tool.name);
-      remove();
-    };
-    return registered;
-  };
-  for (const tool of options.tools ?? selectTools(config)) addTool(tool);
-  installToolCalls(server, definitions, deps);
+  const deps = { config, client, services, log: logger, redact, work };
 
+  const staticTools = options.tools ?? selectTools(config);
+  const groups = new Map<string, readonly ToolDefinition[]>();
+  const tools = new Map<string, ToolDefinition>();
+  let listed: Tool[] = [];
+  const rebuild = () => {
+    tools.clear();
+    for (const tool of [...staticTools, ...[...groups.values()].flat()]) tools.set(tool.name, tool);
+    listed = listTools(tools.values());
+  };
+  rebuild();
+
+  const gates: Promise<unknown>[] = [];
+  /** The list as last answered, and whether the client has been told it changed since. */
+  let answered: string | undefined;
+  let notified = false;
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (gates.length > 0) await Promise.allSettled(gates);
+    answered = JSON.stringify(listed);
+    notified = false;
+    return { tools: listed };
+  });
+  server.setRequestHandler(CallRequestSchema, (request, extra) =>
+    callTool(request, extra, tools.get(request.params.name), deps),
+  );
+
+  const initialized: Array<() => void> = [];
+  server.oninitialized = () => {
+    for (const fn of initialized.splice(0)) fn();
+  };
   const closers: Array<() => void | Promise<void>> = [];
   const host: ServerHost = {
-    server,
     config,
     client,
     services,
     log: logger,
-    addTool,
-    onClose: (fn) => closers.push(fn),
+    setTools(group, defined) {
+      groups.set(group, defined);
+      rebuild();
+      // One notification per change the client has not yet re-read; none before it listed at all.
+      if (answered === undefined || notified || !server.transport) return;
+      if (JSON.stringify(listed) === answered) return;
+      notified = true;
+      server.sendToolListChanged().catch(() => {});
+    },
+    beforeList: (promise) => void gates.push(promise),
+    onInitialized: (fn) => void initialized.push(fn),
+    onClose: (fn) => void closers.push(fn),
   };
   const ready = Promise.all(
     (options.extensions ?? SERVER_EXTENSIONS).map(async (extension) => {
@@ -124,7 +163,8 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
-      taskStore.close();
+      work.close();
+      ownStore?.cleanup();
       for (const fn of closers) await Promise.resolve(fn()).catch(() => {});
       detachLogger();
       await server.close().catch(() => {});
@@ -132,5 +172,5 @@ export function createServer(options: CreateServerOptions): WebDataServer {
     })();
     return closed;
   };
-  return { server, client, services, logger, tools, ready, close };
+  return { server, client, services, logger, tools, eventStore: options.eventStore, ready, close };
 }

@@ -4,15 +4,11 @@
  * it sets one) go to the client as `notifications/message`. A line nobody wants costs nothing:
  * no redaction, no JSON, no message. Secrets are redacted before anything leaves.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { type LoggingLevel, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../logger.js";
 
-export interface Logger {
-  debug(message: string, data?: Record<string, unknown>): void;
-  info(message: string, data?: Record<string, unknown>): void;
-  warning(message: string, data?: Record<string, unknown>): void;
-  error(message: string, data?: Record<string, unknown>): void;
-}
+export type { Logger } from "../logger.js";
 
 /** What a client gets before it sends `logging/setLevel`: no per-call debug chatter. */
 export const DEFAULT_CLIENT_LEVEL: LoggingLevel = "info";
@@ -41,7 +37,7 @@ export interface ServerLogger extends Logger {
    * Forwards to this server's client (after connect) at the level the client sets; returns the
    * detach function.
    */
-  attach(server: McpServer): () => void;
+  attach(server: Server): () => void;
 }
 
 export function createLogger(options: LoggerOptions = {}): ServerLogger {
@@ -50,12 +46,12 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
   const minStderr = ORDER.indexOf(options.stderrLevel ?? "info");
   const name = options.name ?? "web-data";
   /** Each attached server with the lowest level its client wants. */
-  const servers = new Map<McpServer, number>();
+  const servers = new Map<Server, number>();
 
   const log = (level: LoggingLevel, message: string, data?: Record<string, unknown>) => {
     const rank = ORDER.indexOf(level);
     const toStderr = rank >= minStderr;
-    const clients = [...servers].filter(([server, min]) => rank >= min && server.isConnected());
+    const clients = [...servers].filter(([server, min]) => rank >= min && server.transport !== undefined);
     if (!toStderr && clients.length === 0) return;
     const safeMessage = redact(message);
     const safeData = data === undefined ? undefined : redact(JSON.stringify(data));
@@ -79,7 +75,7 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
     attach(server) {
       servers.set(server, ORDER.indexOf(DEFAULT_CLIENT_LEVEL));
       // Replaces the SDK's own handler, which forwards every level until the client sets one.
-      server.server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      server.setRequestHandler(SetLevelRequestSchema, (request) => {
         if (servers.has(server)) servers.set(server, ORDER.indexOf(request.params.level));
         return {};
       });

@@ -12,12 +12,12 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { linkSignals, shareSignal } from "../api/abort.js";
 import type { WebDataClient } from "../api/client.js";
+import { redactDeep } from "../api/redact.js";
 import { waitFor } from "../async/wait.js";
 import type { Config } from "../config.js";
-import { errorResult } from "../tools/errors.js";
+import type { Logger } from "../logger.js";
+import { errorResult, isExpected } from "../tools/errors.js";
 import type { ProgressUpdate, ToolContext, ToolDefinition, ToolResult, ToolServices } from "../tools/tool.js";
-import type { Logger } from "./logging.js";
-import { redactDeep } from "./redactor.js";
 import { outputSchema } from "./tool-schemas.js";
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -123,7 +123,7 @@ export async function runTool(
   const limit = deadlineSignal(opts, tool.longRunning ? RESULT_GRACE_MS : 0);
   try {
     const result = await tool.handler(args as never, makeContext(deps, opts, limit.signal));
-    // The SDK does not check results of task work, and plain calls skip its check (./tool-call.ts).
+    // Checked here for plain calls and task work alike (the SDK's low-level server checks only the shape).
     const checked = outputSchema(tool).safeParse(result.structured);
     if (!checked.success) {
       deps.log.error(`tool ${tool.name} built a result outside its output schema`, {
@@ -135,6 +135,12 @@ export async function runTool(
     return toCallToolResult(result, deps.redact);
   } catch (error) {
     const result = errorResult(error, deps.redact, { sessionKey: deps.services.sessionKey === true });
+    if (!isExpected(error)) {
+      // A bug of ours: the stack goes to stderr (redacted like every line), the agent gets internal_error.
+      deps.log.error(`tool ${tool.name} threw`, {
+        stack: error instanceof Error ? error.stack : String(error),
+      });
+    }
     const code = (result._meta?.["web-data/error"] as { code?: string } | undefined)?.code;
     deps.log.info(`tool ${tool.name} failed: ${code}`, { ms: Date.now() - started });
     return result;

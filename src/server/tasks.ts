@@ -1,57 +1,51 @@
 /**
- * MCP tasks for long tools. The SDK runs a task-capable tool through `createTask` in both cases:
- * when the client asked for a task (it polls `tasks/get`, `tasks/result`, may `tasks/cancel`) and
- * when it did not (the SDK then polls the store itself and answers the call). This store wraps the
- * SDK's in-memory one to tell the two apart — the request that created the task either carries
- * `params.task` or not — so an implicit task gets the bounded wait (`WEBDATA_WAIT_MS`), a short
- * internal poll interval and stays out of `tasks/list`; and so a `tasks/cancel` aborts the work.
+ * MCP tasks for long tools, through the SDK's public `TaskStore` interface only. `TaskWork` wraps
+ * any store (the SDK's in-memory one by default, a shared one such as Redis when given) and adds
+ * what the work needs: an abort per task, fired when the task is cancelled here, and a watch that
+ * fires it when the record is cancelled elsewhere or expires (its TTL ran out), so no work keeps
+ * polling upstream with no record left to cancel it. A cancelled task has no result: `tasks/result`
+ * then answers with a clear `-32602`, not an internal error.
  */
-
 import type { CreateTaskOptions, TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
-import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
-import type { Request, RequestId, Result, Task } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  type Request,
+  type RequestId,
+  type Result,
+  type Task,
+} from "@modelcontextprotocol/sdk/types.js";
 
+/** Poll interval suggested to clients for a task (ms). */
+export const TASK_POLL_MS = 1000;
+/** How long a task's record and result are kept when the client names no TTL (ms). */
+export const TASK_TTL_MS = 60 * 60_000;
 /**
- * How often the SDK would re-read the store while it answers an implicit task's call (ms). The
- * work of an implicit task ends inside `createTask`, so the SDK finds it ended and never waits.
+ * The shortest TTL a task gets (ms): a client asking for less gets this. The work of a task whose
+ * record expires is aborted, so a TTL shorter than the work would only waste the call.
  */
-export const IMPLICIT_POLL_MS = 50;
-/** How long an implicit task's record is kept after creation (ms). */
-const IMPLICIT_TTL_MS = 10 * 60_000;
-/** Poll interval suggested to clients that asked for a task (ms). */
-export const EXPLICIT_POLL_MS = 1000;
+export const MIN_TASK_TTL_MS = 60_000;
+/** How long work started as an MCP task may run (ms). */
+export const TASK_WAIT_MS = 15 * 60_000;
+/** How often running work checks that its record still exists and is not cancelled (ms). */
+const WATCH_MS = 1000;
 
-export class ToolTaskStore implements TaskStore {
-  private readonly inner = new InMemoryTaskStore();
-  private readonly implicit = new Set<string>();
+/** The TTL a task gets: the client's, at least `MIN_TASK_TTL_MS`; `TASK_TTL_MS` when none was asked. */
+export const taskTtl = (requested: number | null | undefined): number =>
+  Math.max(MIN_TASK_TTL_MS, requested ?? TASK_TTL_MS);
+
+const TERMINAL = new Set<Task["status"]>(["completed", "failed", "cancelled"]);
+
+export class TaskWork implements TaskStore {
   private readonly controllers = new Map<string, AbortController>();
 
-  async createTask(params: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string) {
-    const asked = typeof request.params === "object" && request.params !== null && "task" in request.params;
-    const options: CreateTaskOptions = asked
-      ? { ...params, pollInterval: params.pollInterval ?? EXPLICIT_POLL_MS }
-      : { ...params, ttl: IMPLICIT_TTL_MS, pollInterval: IMPLICIT_POLL_MS };
-    const task = await this.inner.createTask(options, requestId, request, sessionId);
-    if (!asked) this.implicit.add(task.taskId);
-    return task;
+  constructor(private readonly inner: TaskStore) {}
+
+  createTask(params: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string) {
+    return this.inner.createTask(params, requestId, request, sessionId);
   }
 
-  /** True when the client did not ask for this task (the call waits for it). */
-  isImplicit(taskId: string): boolean {
-    return this.implicit.has(taskId);
-  }
-
-  /** The controller aborted when the task is cancelled; forgotten once the task ends. */
-  controllerFor(taskId: string): AbortController {
-    let c = this.controllers.get(taskId);
-    if (!c) {
-      c = new AbortController();
-      this.controllers.set(taskId, c);
-    }
-    return c;
-  }
-
-  getTask(taskId: string, sessionId?: string): Promise<Task | null> {
+  getTask(taskId: string, sessionId?: string) {
     return this.inner.getTask(taskId, sessionId);
   }
 
@@ -60,50 +54,66 @@ export class ToolTaskStore implements TaskStore {
     await this.inner.storeTaskResult(taskId, status, result, sessionId);
   }
 
-  /**
-   * An implicit task's result is read once, by the SDK answering the call: forget the task then,
-   * or every long call's full result would stay in memory for the TTL (a soak of 10,000 calls
-   * grew the server by ~90 MB).
-   */
   async getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
-    try {
-      return await this.inner.getTaskResult(taskId, sessionId);
-    } finally {
-      // Also when there is no result (a cancelled call): the SDK asks exactly once.
-      if (this.implicit.has(taskId)) this.forget(taskId);
+    const task = await this.inner.getTask(taskId, sessionId);
+    if (task?.status === "cancelled") {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Task ${taskId} was cancelled, so it has no result. Call the tool again to start new work.`,
+      );
     }
-  }
-
-  /** Drops a task from the SDK's in-memory store (it has no delete of its own). */
-  private forget(taskId: string): void {
-    const inner = this.inner as unknown as {
-      tasks: Map<string, unknown>;
-      cleanupTimers: Map<string, ReturnType<typeof setTimeout>>;
-    };
-    clearTimeout(inner.cleanupTimers.get(taskId));
-    inner.cleanupTimers.delete(taskId);
-    inner.tasks.delete(taskId);
-    this.implicit.delete(taskId);
-    this.controllers.delete(taskId);
+    return this.inner.getTaskResult(taskId, sessionId);
   }
 
   async updateTaskStatus(taskId: string, status: Task["status"], message?: string, sessionId?: string) {
     await this.inner.updateTaskStatus(taskId, status, message, sessionId);
-    if (status === "cancelled") {
-      this.controllers.get(taskId)?.abort(new Error("task cancelled"));
-      this.controllers.delete(taskId);
-    }
+    if (status === "cancelled") this.abort(taskId, "task cancelled");
   }
 
-  async listTasks(cursor?: string, sessionId?: string) {
-    const page = await this.inner.listTasks(cursor, sessionId);
-    return { ...page, tasks: page.tasks.filter((t) => !this.implicit.has(t.taskId)) };
+  listTasks(cursor?: string, sessionId?: string) {
+    return this.inner.listTasks(cursor, sessionId);
   }
 
-  /** Stops every task's work and clears the store's timers. */
+  /**
+   * The signal of a task's work: aborted when the task is cancelled or its record is gone. Call
+   * the returned `done` when the work ends.
+   */
+  start(taskId: string, sessionId?: string): { signal: AbortSignal; done(): void } {
+    const controller = new AbortController();
+    this.controllers.set(taskId, controller);
+    const timer = setInterval(() => {
+      this.inner
+        .getTask(taskId, sessionId)
+        .then((task) => {
+          if (!task) this.abort(taskId, "task record expired");
+          else if (task.status === "cancelled") this.abort(taskId, "task cancelled");
+        })
+        .catch(() => {});
+    }, WATCH_MS);
+    timer.unref();
+    return {
+      signal: controller.signal,
+      done: () => {
+        clearInterval(timer);
+        if (this.controllers.get(taskId) === controller) this.controllers.delete(taskId);
+      },
+    };
+  }
+
+  /** True when the task's record is gone or ended (its result must not be stored then). */
+  async ended(taskId: string, sessionId?: string): Promise<boolean> {
+    const task = await this.inner.getTask(taskId, sessionId).catch(() => null);
+    return !task || TERMINAL.has(task.status);
+  }
+
+  private abort(taskId: string, why: string): void {
+    this.controllers.get(taskId)?.abort(new Error(why));
+    this.controllers.delete(taskId);
+  }
+
+  /** Stops every task's work (the store itself belongs to whoever made it). */
   close(): void {
     for (const c of this.controllers.values()) c.abort(new Error("server closed"));
     this.controllers.clear();
-    this.inner.cleanup();
   }
 }

@@ -6,8 +6,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { ApiError, type ErrorCode } from "../api/errors.js";
+import { redactDeep } from "../api/redact.js";
 import type { ValidationDetail } from "../api/schemas.js";
-import { redactDeep } from "../server/redactor.js";
 
 export const ERROR_META_KEY = "web-data/error";
 
@@ -52,8 +52,13 @@ export function invalidArguments(tool: string, problems: string[], hint?: string
   );
 }
 
+/** An `ApiError` or a `ToolError`: a failure the tools expect; anything else is a bug of ours. */
+export const isExpected = (error: unknown): boolean =>
+  error instanceof ApiError || error instanceof ToolError;
+
 export interface ErrorPayload {
-  code: ErrorCode;
+  /** `internal_error`: a bug in this server's own code. */
+  code: ErrorCode | "internal_error";
   message: string;
   retry_after?: number;
   fields?: string[];
@@ -158,8 +163,8 @@ export function errorResult(
     text = `Error [${error.code}]: ${error.message}`;
   } else {
     const message = error instanceof Error ? error.message : String(error);
-    payload = { code: "upstream_error", message };
-    text = `Error [internal]: ${message}`;
+    payload = { code: "internal_error", message };
+    text = `Error [internal_error]: a bug in this server (${message}). Report it; retrying may not help.`;
   }
   const safe = redactDeep(payload, redact);
   return {

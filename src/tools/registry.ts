@@ -2,8 +2,9 @@
  * Every tool, in one array; toolsets are derived from each definition's `toolset`, never kept
  * as a separate list. Adding a tool: one import and one entry below.
  */
-import { agentsExtension } from "../agents/extension.js";
+
 import type { Config } from "../config.js";
+import { agentsExtension } from "./agent-tools.js";
 import { checkDomainHealth } from "./check-domain-health.js";
 import { crawlSite } from "./crawl-site.js";
 import { extractBatch } from "./extract-batch.js";

@@ -2,15 +2,14 @@
  * The one way to define an MCP tool: name, title, short description, toolset, zod raw shapes for
  * input and output, one read-only flag (plus idempotent) from which every annotation derives,
  * and a handler that returns `{ structured, text, images? }` or THROWS (`ApiError` or
- * `ToolError`). `src/server/register-tools.ts` turns a definition into an MCP tool.
+ * `ToolError`). `src/server/list-tools.ts` lists a definition, `src/server/call-tool.ts` calls it.
  */
-import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
 import type { WaitOutcome, WaitTarget } from "../async/wait.js";
 import type { Config } from "../config.js";
-import type { Logger } from "../server/logging.js";
+import type { Logger } from "../logger.js";
 import type { Toolset } from "./toolsets.js";
 
 export type { Toolset } from "./toolsets.js";
@@ -118,16 +117,22 @@ export function toolAnnotations(tool: ToolDefinition): ToolAnnotations {
 
 /**
  * What a `ServerExtension` gets when a server is created: the parts it may extend and a way to
- * add tools at any time (after connect the SDK sends `notifications/tools/list_changed`).
+ * change its dynamic tools at any time.
  */
 export interface ServerHost {
-  server: McpServer;
   config: Config;
   client: WebDataClient;
   services: ToolServices;
   log: Logger;
-  /** Registers a defined tool with the same error, progress, deadline and task handling. */
-  addTool(tool: ToolDefinition): RegisteredTool;
+  /**
+   * Replaces the dynamic tools of one group (e.g. "agents") with these, called like every other
+   * tool. When the listed tools change after connect, the client gets one `tools/list_changed`.
+   */
+  setTools(group: string, tools: readonly ToolDefinition[]): void;
+  /** `tools/list` waits for this work first (bound it: the client waits for the answer). */
+  beforeList(work: Promise<unknown>): void;
+  /** Runs once the client has finished the handshake (`notifications/initialized`). */
+  onInitialized(fn: () => void): void;
   /** Runs when the server closes. */
   onClose(fn: () => void | Promise<void>): void;
 }

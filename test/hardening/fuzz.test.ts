@@ -8,7 +8,7 @@
  *
  * Counts scale with FUZZ_SCALE (default 1): per tool 1,600 invalid and 120 valid inputs.
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolCall } from "../helpers/mcp.js";
@@ -145,20 +145,30 @@ describe("fuzzing every tool's arguments", () => {
     120_000,
   );
 
-  it("rejects arguments that are not an object, and unknown tools, without dying", async () => {
+  it("rejects arguments that are not an object, and unknown tools, with -32602 and without dying", async () => {
     for (const args of [[1, 2], "text", 42, null, true]) {
       const outcome = await h.server.client
         .callTool({ name: "serp_search", arguments: args as never }, undefined, { timeout: 10_000 })
         .then(
-          (r) => ({ isError: (r as ToolCall).isError, text: textOf(r as ToolCall) }),
-          (e: Error) => ({ isError: true, text: e.message }),
+          (r) => ({ code: undefined, text: textOf(r as ToolCall) }),
+          (e: McpError) => ({ code: e.code, text: e.message }),
         );
-      expect(outcome.isError, show(args)).toBe(true);
-      expect(outcome.text).toMatch(/invalid|expected/i);
+      expect(outcome.code, show(args)).toBe(ErrorCode.InvalidParams);
+      expect(outcome.text).toMatch(/"arguments" must be an object of the tool's arguments by name \(got /);
+      expect(outcome.text).not.toMatch(/"code":|invalid_type/); // readable, not a zod dump
     }
-    const unknown = await h.call("no_such_tool", {});
-    expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toMatch(/not found/i);
+    const nameless = await h.server.client.callTool({ name: 42 as never, arguments: {} }).then(
+      () => undefined,
+      (e: McpError) => e,
+    );
+    expect(nameless?.code).toBe(ErrorCode.InvalidParams);
+    expect(nameless?.message).toMatch(/needs "name", the tool's name as a string \(got a number\)/);
+    const unknown = await h.server.client.callTool({ name: "no_such_tool", arguments: {} }).then(
+      () => undefined,
+      (e: McpError) => e,
+    );
+    expect(unknown?.code).toBe(ErrorCode.InvalidParams);
+    expect(unknown?.message).toMatch(/Unknown tool "no_such_tool". Call tools\/list/);
     await h.server.client.ping();
   });
 

@@ -4,7 +4,9 @@
  * a test can scan it all for secrets, and checks that the process is alive and never printed an
  * unhandled rejection or a stack trace.
  */
+
 import { randomInt } from "node:crypto";
+import { EventEmitter } from "node:events";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -109,10 +111,9 @@ export async function harden(options: HardenOptions = {}): Promise<Hardened> {
   await server.client.setLoggingLevel("debug");
   const results: string[] = [];
   const pid = server.transport.pid ?? -1;
-  // Many concurrent calls queue writes on the child's stdin; each waits for "drain".
-  (
-    server.transport as unknown as { _process?: { stdin?: NodeJS.WritableStream } }
-  )._process?.stdin?.setMaxListeners(100);
+  // Many concurrent calls queue writes on the child's stdin (which the SDK transport keeps to
+  // itself); each waits for "drain". Raise the default for emitters of this test process.
+  EventEmitter.defaultMaxListeners = Math.max(EventEmitter.defaultMaxListeners, 100);
   const slack = options.slackMs ?? 10_000;
 
   return {

@@ -134,25 +134,11 @@ describe("the .mcpb bundle", () => {
   it("holds only the manifest, icon, docs and the self-contained build, and stays small", async () => {
     const files = await listFiles(unpacked);
     expect(files).toEqual(
-      expect.arrayContaining([
-        "manifest.json",
-        "icon.png",
-        "package.json",
-        "dist/cli.js",
-        "dist/startup-snapshot.json",
-      ]),
+      expect.arrayContaining(["manifest.json", "icon.png", "package.json", "dist/cli.js"]),
     );
     const other = files.filter(
       (f) =>
-        ![
-          "manifest.json",
-          "icon.png",
-          "package.json",
-          "README.md",
-          "LICENSE",
-          "dist/cli.js",
-          "dist/startup-snapshot.json",
-        ].includes(f),
+        !["manifest.json", "icon.png", "package.json", "README.md", "LICENSE", "dist/cli.js"].includes(f),
     );
     expect(other.length).toBeGreaterThan(0);
     for (const f of other) expect(f).toMatch(/^dist\/chunks\/[^/]+\.js$/);

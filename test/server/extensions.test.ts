@@ -1,4 +1,4 @@
-/** Server extensions: tools added after connect reach the client (list_changed, fresh tools/list). */
+/** Server extensions: tools set after connect reach the client (one list_changed per change, fresh tools/list). */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -50,21 +50,32 @@ afterAll(async () => {
 });
 
 describe("server extensions", () => {
-  it("get the host with services and can add tools later", async () => {
+  it("get the host with services and can set tools later, with one list_changed per change", async () => {
     expect(host?.services.echoes).toBe(0);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["serp_search"]);
+    let changes = 0;
     const changed = new Promise<void>((resolve) =>
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changes += 1;
+        resolve();
+      }),
     );
-    host!.addTool(echo);
+    host!.setTools("agents", [echo]);
+    host!.setTools("agents", [echo]); // no change
+    host!.setTools("agents", []);
+    host!.setTools("agents", [echo]); // changed twice before the client re-read: still one notification
     await changed;
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["serp_search", "agent_echo"]);
+    expect(changes).toBe(1);
     const r = await client.callTool({ name: "agent_echo", arguments: { word: "hi" } });
     expect(r.structuredContent).toEqual({ word: "hi" });
   });
 
-  it("a removed tool leaves the cached list too", async () => {
-    app.tools.get("agent_echo")!.remove();
+  it("a removed tool leaves the list and can no longer be called", async () => {
+    host!.setTools("agents", []);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["serp_search"]);
+    await expect(client.callTool({ name: "agent_echo", arguments: { word: "hi" } })).rejects.toThrow(
+      /Unknown tool "agent_echo"/,
+    );
   });
 });

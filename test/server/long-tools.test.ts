@@ -1,12 +1,27 @@
 /** Long tools: progress, cancellation, the deadline handle and resuming it, and MCP tasks. */
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, type StdioServer, serverForFile, spawnAgainst, textOf, until } from "../helpers/mcp.js";
+import {
+  call,
+  requestsSince,
+  type StdioServer,
+  serverForFile,
+  spawnAgainst,
+  textOf,
+  until,
+} from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
 let server: StdioServer;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits for the server's log line saying the tool's work ended as aborted (its stderr). */
+const workAborted = (tool: string, seen: number) =>
+  until(
+    () => server.stderr().split(`tool ${tool} failed: aborted`).length - 1,
+    (n) => n > seen,
+  );
+const abortedSoFar = (tool: string) => server.stderr().split(`tool ${tool} failed: aborted`).length - 1;
 
 serverForFile(
   (started) => {
@@ -35,7 +50,7 @@ describe("progress", () => {
 });
 
 describe("cancellation", () => {
-  it("extract_page(render): aborting the call stops polling the task within a second", async () => {
+  it("extract_page(render): aborting the call ends its work, which polls no more", async () => {
     sandbox.configure({ taskLatencyMs: 60_000 });
     const controller = new AbortController();
     let polled = 0;
@@ -48,16 +63,17 @@ describe("cancellation", () => {
       () => polled,
       (n) => n >= 2,
     );
-    const taskPath = sandbox.requests.find((q) => q.path.startsWith("/v1/tasks/") && q.at > 0)?.path ?? "";
-    const cancelledAt = Date.now();
+    const taskPath = sandbox.requests.findLast((q) => q.path.startsWith("/v1/tasks/"))?.path ?? "";
+    expect(taskPath).not.toBe("");
+    const seen = abortedSoFar("extract_page");
     controller.abort();
     await expect(pending).rejects.toThrow();
-    await sleep(1500);
+    await workAborted("extract_page", seen);
+    const after = sandbox.requests.length;
+    // A full call afterwards: had the aborted work kept polling, its requests would show up meanwhile.
     sandbox.configure({ taskLatencyMs: 100 });
-    const late = sandbox.requests.filter((q) => q.at > cancelledAt + 1000 && q.path.startsWith("/v1/tasks/"));
-    expect(taskPath).not.toBe("");
-    expect(late).toEqual([]);
-    await server.client.ping();
+    await call(server, "extract_page", { url: "https://example.com/after", render: true });
+    expect(sandbox.requests.slice(after).filter((q) => q.path === taskPath)).toEqual([]);
   });
 });
 
@@ -122,7 +138,7 @@ describe("MCP tasks", () => {
     expect((await server.client.experimental.tasks.getTask(taskId)).status).toBe("completed");
   });
 
-  it("crawl_site(task): cancelling the task stops its polling", async () => {
+  it("crawl_site(task): cancelling the task ends its work, and tasks/result says it was cancelled", async () => {
     sandbox.configure({ crawlPageMs: 60_000 });
     const stream = server.client.experimental.tasks.callToolStream(
       { name: "crawl_site", arguments: { url: "https://example.com/", limit: 3 } },
@@ -136,20 +152,60 @@ describe("MCP tasks", () => {
       () => sandbox.requests.filter((q) => q.path.startsWith("/v1/crawl/")).length,
       (n) => n >= 1,
     );
+    const crawlPath = sandbox.requests.findLast((q) => q.path.startsWith("/v1/crawl/"))?.path ?? "";
+    const seen = abortedSoFar("crawl_site");
     const cancelled = await server.client.experimental.tasks.cancelTask(taskId);
-    const cancelledAt = Date.now();
     expect(cancelled.status).toBe("cancelled");
     await stream.return(undefined);
-    await sleep(1500);
+    await workAborted("crawl_site", seen);
+    const after = sandbox.requests.length;
     sandbox.configure({ crawlPageMs: 20 });
-    expect(
-      sandbox.requests.filter((q) => q.at > cancelledAt + 1000 && q.path.startsWith("/v1/crawl/")),
-    ).toEqual([]);
+    await call(server, "crawl_site", { url: "https://example.com/", limit: 2 });
+    expect(sandbox.requests.slice(after).filter((q) => q.path === crawlPath)).toEqual([]);
+    const result = server.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    await expect(result).rejects.toThrow(/was cancelled, so it has no result/);
+    await expect(result).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
   });
 
-  it("calls made without a task stay out of tasks/list", async () => {
+  it("calls made without a task create none", async () => {
+    const before = (await server.client.experimental.tasks.listTasks()).tasks.length;
     await call(server, "extract_page", { url: "https://example.com/" });
-    const listed = await server.client.experimental.tasks.listTasks();
-    for (const t of listed.tasks) expect(t.ttl).toBe(60_000);
+    expect((await server.client.experimental.tasks.listTasks()).tasks).toHaveLength(before);
+  });
+
+  it("extract_page(task) with a bad argument: -32602 naming it, before any task exists", async () => {
+    const before = (await server.client.experimental.tasks.listTasks()).tasks.length;
+    const from = sandbox.requests.length;
+    const stream = server.client.experimental.tasks.callToolStream(
+      { name: "extract_page", arguments: { url: "not a url", render: "yes" } },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    );
+    const messages = [];
+    for await (const m of stream) messages.push(m);
+    expect(messages).toHaveLength(1);
+    const error = (messages[0] as { type: "error"; error: McpError }).error;
+    expect(error).toBeInstanceOf(McpError);
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toMatch(/invalid_argument.*Invalid arguments for extract_page/s);
+    expect(error.message).toMatch(/- url: /);
+    expect(error.message).toMatch(/- render: /);
+    expect((await server.client.experimental.tasks.listTasks()).tasks).toHaveLength(before);
+    expect(requestsSince(sandbox, from)).toEqual([]);
+  });
+
+  it("serp_search(task): a tool without task support answers -32601 and runs nothing", async () => {
+    const from = sandbox.requests.length;
+    const stream = server.client.experimental.tasks.callToolStream(
+      { name: "serp_search", arguments: { query: "coffee" } },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    );
+    const messages = [];
+    for await (const m of stream) messages.push(m);
+    const error = (messages[0] as { type: "error"; error: McpError }).error;
+    expect(error.code).toBe(ErrorCode.MethodNotFound);
+    expect(error.message).toMatch(/serp_search does not support tasks/);
+    expect(requestsSince(sandbox, from)).toEqual([]);
   });
 });

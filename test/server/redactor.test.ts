@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redact } from "../../src/api/redact.js";
-import { makeRedactor, redactDeep } from "../../src/server/redactor.js";
+import { makeRedactor, redact, redactDeep } from "../../src/api/redact.js";
 
 describe("makeRedactor", () => {
   const secret = "wdk_QZXJVKWPRTMNHGZXQ";

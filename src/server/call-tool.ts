@@ -1,0 +1,107 @@
+/**
+ * `tools/call`, the one call path for plain and task-augmented calls (the SDK has parsed the
+ * request by then). An unknown tool is a `-32602`; arguments are checked before anything runs, a
+ * bad one is an `invalid_argument` result naming each argument (for a task request, the same text
+ * as a `-32602`, and no task is created); a task request for a tool without task support is a
+ * `-32601` and runs nothing. A plain call runs through `runTool` with the bounded wait
+ * (`WEBDATA_WAIT_MS`); a task request creates the task through the SDK's `extra.taskStore`,
+ * answers at once and runs the work in the background until it ends, is cancelled or its record
+ * expires.
+ */
+import type { CallToolRequest, CallToolResult, CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { argumentProblems, errorResult, invalidArguments } from "../tools/errors.js";
+import type { ToolDefinition } from "../tools/tool.js";
+import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
+import { TASK_POLL_MS, TASK_WAIT_MS, type TaskWork, taskTtl } from "./tasks.js";
+import { inputSchema } from "./tool-schemas.js";
+
+const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`);
+
+/**
+ * The `tools/call` request schema this server registers its handler with: ahead of the SDK's own
+ * `CallToolRequestSchema` check (which still runs), a request whose `name` is not a string or whose
+ * `arguments` is not an object is refused with a `-32602` a person can read, not a zod dump.
+ */
+export const CallRequestSchema = z.object({
+  method: z.literal("tools/call"),
+  params: z.unknown().transform((params) => {
+    const p = (typeof params === "object" && params !== null ? params : {}) as Record<string, unknown>;
+    if (typeof p.name !== "string") {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `tools/call needs "name", the tool's name as a string (got ${kind(p.name)}); see tools/list.`,
+      );
+    }
+    if (
+      p.arguments !== undefined &&
+      (typeof p.arguments !== "object" || p.arguments === null || Array.isArray(p.arguments))
+    ) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `tools/call "arguments" must be an object of the tool's arguments by name (got ${kind(p.arguments)}), e.g. {"query": "coffee"}.`,
+      );
+    }
+    return params as CallToolRequest["params"];
+  }),
+});
+
+export interface CallDeps extends ToolDeps {
+  work: TaskWork;
+}
+
+export async function callTool(
+  request: Pick<CallToolRequest, "params">,
+  extra: Extra,
+  tool: ToolDefinition | undefined,
+  deps: CallDeps,
+): Promise<CallToolResult | CreateTaskResult> {
+  const { name, arguments: args = {}, task } = request.params;
+  if (!tool) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown tool "${name}". Call tools/list for the tools this server has.`,
+    );
+  }
+  if (task && !tool.longRunning) {
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Tool ${name} does not support tasks (its execution.taskSupport is "forbidden"); call it without "task".`,
+    );
+  }
+  const checked = inputSchema(tool).safeParse(args);
+  if (!checked.success) {
+    const problem = invalidArguments(tool.name, argumentProblems(checked.error));
+    if (task) throw new McpError(ErrorCode.InvalidParams, `Error [invalid_argument]: ${problem.message}`);
+    return errorResult(problem, deps.redact);
+  }
+  const progressToken = extra._meta?.progressToken;
+  if (!task || !extra.taskStore) {
+    return runTool(tool, checked.data, deps, {
+      signal: extra.signal,
+      deadline: Date.now() + deps.config.waitMs,
+      progressToken,
+      sendNotification: extra.sendNotification,
+    });
+  }
+  const store = extra.taskStore;
+  const created = await store.createTask({ ttl: taskTtl(task.ttl), pollInterval: TASK_POLL_MS });
+  const { signal, done } = deps.work.start(created.taskId, extra.sessionId);
+  void runTool(tool, checked.data, deps, {
+    signal,
+    deadline: Date.now() + Math.max(deps.config.waitMs, TASK_WAIT_MS),
+    progressToken,
+    sendNotification: extra.sendNotification,
+  })
+    .then(async (result) => {
+      // A cancelled or expired task keeps its state: nothing is stored for it.
+      if (signal.aborted || (await deps.work.ended(created.taskId, extra.sessionId))) return;
+      await store.storeTaskResult(created.taskId, result.isError ? "failed" : "completed", result);
+    })
+    .catch((error) =>
+      deps.log.debug(`task ${created.taskId} could not be finished`, { reason: String(error) }),
+    )
+    .finally(done);
+  return { task: created };
+}
