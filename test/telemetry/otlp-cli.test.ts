@@ -1,0 +1,77 @@
+/**
+ * The built CLI switched on by the standard variables alone: `OTEL_EXPORTER_OTLP_ENDPOINT` sends
+ * traces and metrics (OTLP/HTTP JSON) to a loopback collector stand-in, flushed when the server
+ * drains on SIGTERM; `--metrics` serves `/metrics`. And OAuth with a static token is refused at
+ * start-up.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/mcp.js";
+import { spawnHttpServer } from "../http/child.js";
+import { connect, raw } from "../http/helpers.js";
+
+let sink: Server;
+let sinkUrl: string;
+const received: Array<{ path: string; body: string }> = [];
+
+beforeAll(async () => {
+  sink = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (c: string) => {
+      body += c;
+    });
+    req.on("end", () => {
+      received.push({ path: req.url ?? "", body });
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
+  sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => sink.close(() => resolve())));
+
+describe("telemetry from the environment (built CLI)", () => {
+  it("otlp(env): traces and metrics reach the collector; /metrics answers with --metrics", async () => {
+    const server = await spawnHttpServer(["--metrics"], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
+      OTEL_SERVICE_NAME: "web-data-otlp-test",
+    });
+    try {
+      await server.waitForStderr("Prometheus metrics at");
+      const session = await connect(server.url);
+      const result = await session.client.callTool({
+        name: "serp_search",
+        arguments: { search_engine: "engine1_search", query: "otlp" },
+      });
+      expect(result.isError).toBeFalsy();
+      await session.close();
+      const scraped = await raw(server.url.replace(/\/mcp$/, "/metrics"));
+      expect(scraped.status).toBe(200);
+      expect(scraped.body).toContain('gen_ai_tool_name="serp_search"');
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+    } finally {
+      await server.kill();
+    }
+    const traces = received.filter((r) => r.path === "/v1/traces").map((r) => r.body);
+    const metrics = received.filter((r) => r.path === "/v1/metrics").map((r) => r.body);
+    expect(traces.join("")).toContain('"tools/call serp_search"');
+    expect(traces.join("")).toContain("web-data-otlp-test");
+    expect(traces.join("")).toContain('"POST /v2/serp"');
+    expect(metrics.join("")).toContain("mcp.server.operation.duration");
+  });
+
+  it("oauth(start-up): OAuth and a static token together are refused with a message", async () => {
+    const run = await runCli(["--http", "--sandbox", "--port", "0"], {
+      WEBDATA_OAUTH_ISSUER: "https://login.example.com",
+      WEBDATA_HTTP_TOKEN: "static-token-0123456789",
+      WEBDATA_PUBLIC_URL: "https://mcp.example.com",
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(/both WEBDATA_OAUTH_ISSUER and a static access token .* choose one/);
+    expect(run.stderr).not.toContain("static-token-0123456789");
+  });
+});
