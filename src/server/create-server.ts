@@ -17,6 +17,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ListToolsRequestSchema, type LoggingLevel, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { WebDataClient } from "../api/client.js";
+import type { ApiObserver } from "../api/observer.js";
 import { makeRedactor } from "../api/redact.js";
 import { type Config, configSecrets } from "../config.js";
 import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
@@ -31,6 +32,8 @@ export interface CreateServerOptions {
   config: Config;
   /** Shared client; when absent the server makes one and closes it on `close()`. */
   client?: WebDataClient;
+  /** Given to the client the server makes (telemetry); unused with `client`. */
+  observer?: ApiObserver;
   /** A logger of the caller's; it must redact secrets itself. */
   logger?: ServerLogger;
   /** Lowest level the server's own logger writes to stderr (default info). */
@@ -82,6 +85,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       legacyBaseUrl: config.legacyBaseUrl,
       legacyAuth: config.legacyAuth,
       maxRps: config.maxRps,
+      observer: options.observer,
     });
   const ownStore = options.taskStore ? undefined : new InMemoryTaskStore();
   const work = new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));

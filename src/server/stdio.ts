@@ -1,17 +1,22 @@
 /** The stdio transport: JSON-RPC on stdin/stdout, nothing else ever on stdout. */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Config } from "../config.js";
+import { startTelemetry } from "../telemetry/index.js";
 import { createServer } from "./create-server.js";
+import { SERVER_NAME, VERSION } from "./version.js";
 
 /** Serves until stdin ends or a signal arrives, then closes everything and runs `onClose`. */
 export async function runStdio(config: Config, onClose?: () => Promise<void>): Promise<void> {
-  const app = createServer({ config });
+  // OpenTelemetry is loaded only when the OTEL_* exporter variables ask for it.
+  const telemetry = await startTelemetry({ service: { name: SERVER_NAME, version: VERSION } });
+  const app = createServer({ config, observer: telemetry?.apiObserver });
   const transport = new StdioServerTransport();
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     await app.close().catch(() => {});
+    await telemetry?.shutdown().catch(() => {});
     await onClose?.().catch(() => {});
     process.exit(code);
   };
@@ -24,5 +29,6 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
   process.on("SIGINT", () => void stop(0));
   process.on("SIGTERM", () => void stop(0));
   await app.server.connect(transport);
+  telemetry?.instrument(transport, { network: "pipe" });
   app.logger.debug("stdio server ready", { tools: app.tools.size, sandbox: config.sandbox });
 }

@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/mcp.js";
+import { runCli, spawnServer } from "../helpers/mcp.js";
 import { spawnHttpServer } from "../http/child.js";
 import { connect, raw } from "../http/helpers.js";
 
@@ -62,6 +62,31 @@ describe("telemetry from the environment (built CLI)", () => {
     expect(traces.join("")).toContain("web-data-otlp-test");
     expect(traces.join("")).toContain('"POST /v2/serp"');
     expect(metrics.join("")).toContain("mcp.server.operation.duration");
+  });
+
+  it("otlp(stdio): the stdio server exports too, with nothing but JSON-RPC on stdout", async () => {
+    received.length = 0;
+    const server = await spawnServer({
+      args: ["--sandbox"],
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_SERVICE_NAME: "web-data-stdio-test" },
+    });
+    try {
+      const result = await server.client.callTool({
+        name: "serp_search",
+        arguments: { search_engine: "engine1_search", query: "stdio" },
+      });
+      expect(result.isError).toBeFalsy();
+      expect(server.errors).toEqual([]); // a stray stdout line would be a parse error here
+    } finally {
+      await server.close(); // stdin ends: the server flushes its spans, then exits
+    }
+    const traces = received
+      .filter((r) => r.path === "/v1/traces")
+      .map((r) => r.body)
+      .join("");
+    expect(traces).toContain('"tools/call serp_search"');
+    expect(traces).toContain('"pipe"');
+    expect(traces).toContain("web-data-stdio-test");
   });
 
   it("oauth(start-up): OAuth and a static token together are refused with a message", async () => {
