@@ -1,5 +1,6 @@
 // The folder-level import graph of src/ and its check: folders stack one way,
-//   config, logger (readable by all, importing none) ← api ← async ← agents ← sandbox ← tools ← server ← cli
+//   config, toolsets, logger (readable by all, importing none)
+//     ← api ← async ← agents ← sandbox ← tools ← telemetry ← server ← cli
 // and no import may point up the stack. `node scripts/layers.mjs` prints every folder's imports
 // (the picture AGENTS.md asks for) and exits 1 on an upward arrow; test/layers.test.ts runs it too.
 import { readdirSync, readFileSync } from "node:fs";
@@ -10,13 +11,15 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
 
 /** Each folder's place in the stack (top-level files by name); a folder may import its own level or lower. */
 export const LEVELS = {
-  config: 0,
+  toolsets: 0,
   logger: 0,
+  config: 0.5,
   api: 1,
   async: 2,
   agents: 3,
   sandbox: 4,
   tools: 5,
+  telemetry: 5.5,
   server: 6,
   cli: 7,
   demo: 7,
@@ -49,9 +52,12 @@ export function importEdges() {
   return edges;
 }
 
-/** Edges that point up the stack (or into a folder the stack does not know). */
+/**
+ * Edges that do not point strictly down the stack (or touch a folder the stack does not know):
+ * strictly, so two folders can never import each other (no folder-level cycle).
+ */
 export function upwardEdges(edges = importEdges()) {
-  return edges.filter((e) => !(e.from in LEVELS) || !(e.to in LEVELS) || LEVELS[e.to] > LEVELS[e.from]);
+  return edges.filter((e) => !(e.from in LEVELS) || !(e.to in LEVELS) || LEVELS[e.to] >= LEVELS[e.from]);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

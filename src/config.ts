@@ -3,7 +3,7 @@
  * winning. Every problem is a `ConfigError` whose message is one line fit for stderr; the key
  * is never part of a message.
  */
-import { DEFAULT_TOOLSETS, isToolset, TOOLSETS, type Toolset } from "./tools/toolsets.js";
+import { DEFAULT_TOOLSETS, isToolset, TOOLSETS, type Toolset } from "./toolsets.js";
 
 export interface Config {
   /** Bearer key; "" only in sandbox mode before the sandbox is up. */

@@ -1,15 +1,8 @@
-/** The agent catalog as a shared service on the tool context (`ctx.services.agents`). */
+/** The agent catalog service: one per client, shared by the servers using that client. */
 import type { WebDataClient } from "../api/client.js";
 import type { Config } from "../config.js";
-import type { ToolServices } from "../tools/tool.js";
 import { catalogCacheLocation } from "./cache-files.js";
 import { AgentCatalog } from "./catalog.js";
-
-declare module "../tools/tool.js" {
-  interface ToolServices {
-    agents?: AgentCatalog;
-  }
-}
 
 /** ms between background refreshes of the catalog (`WEBDATA_CATALOG_REFRESH_MS`, default 10 min). */
 export function refreshIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -58,14 +51,4 @@ export function acquireCatalog(
       }
     },
   };
-}
-
-/** The server's catalog; a context without one (e.g. a bare test server) gets its own, kept. */
-export function agentCatalog(ctx: {
-  services: ToolServices;
-  config: Config;
-  client: WebDataClient;
-}): AgentCatalog {
-  ctx.services.agents ??= createCatalog(ctx.config, ctx.client);
-  return ctx.services.agents;
 }

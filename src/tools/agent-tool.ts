@@ -7,11 +7,10 @@
  */
 import { z } from "zod";
 import { describeInputs } from "../agents/compile.js";
-import { runAgentPages } from "../agents/execute.js";
 import { stripNulls } from "../agents/output-schema.js";
-import { assertParams, type ResolvedAgent, resolveAgent } from "../agents/run.js";
-import { agentCatalog } from "../agents/service.js";
 import { agentToolName } from "../agents/tool-name.js";
+import { runAgentPages } from "./agent-execute.js";
+import { agentCatalog, assertParams, type ResolvedAgent, resolveAgent } from "./agent-run.js";
 import { clip, DEFAULT_MAX_CHARS } from "./result.js";
 import { defineTool, type ToolDefinition } from "./tool.js";
 

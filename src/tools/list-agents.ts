@@ -5,9 +5,8 @@
  */
 import { z } from "zod";
 import { describeInputs, exampleParams } from "../agents/compile.js";
-import { resolveAgent } from "../agents/run.js";
-import { agentCatalog } from "../agents/service.js";
 import type { AgentRecord } from "../api/schemas.js";
+import { agentCatalog, resolveAgent } from "./agent-run.js";
 import { defineTool } from "./tool.js";
 
 const MANAGED_BY = ["vendor", "community", "self_managed"] as const;

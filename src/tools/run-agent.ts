@@ -6,10 +6,9 @@
  * waited for with progress and deadline, and the pages' `data.parsing` are merged.
  */
 import { z } from "zod";
-import { type MergedRun, pagesOutputShape, runAgentPages } from "../agents/execute.js";
-import { assertParams, MAX_PAGES, pageParams, resolveAgent } from "../agents/run.js";
-import { agentCatalog } from "../agents/service.js";
 import { AGENT_FORMATS } from "../api/schemas.js";
+import { type MergedRun, pagesOutputShape, runAgentPages } from "./agent-execute.js";
+import { agentCatalog, assertParams, MAX_PAGES, pageParams, resolveAgent } from "./agent-run.js";
 import { clip, longToolShape, maxCharsArg, pendingResult } from "./result.js";
 import { defineTool } from "./tool.js";
 

@@ -5,11 +5,11 @@
  * params it shows the input schema; `list_versions` lists the versions page by page.
  */
 import { z } from "zod";
-import { assertResultOk } from "../agents/execute.js";
-import { assertTemplateParams, describeTemplateInput, pickVersion } from "../agents/templates.js";
 import type { TaskResult } from "../api/schemas.js";
+import { assertResultOk } from "./agent-execute.js";
 import { ToolError } from "./errors.js";
 import { clip, longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
+import { assertTemplateParams, describeTemplateInput, pickVersion } from "./template-params.js";
 import { defineTool, type ToolContext } from "./tool.js";
 
 const FORMATS = ["html", "markdown"] as const;

@@ -10,10 +10,10 @@ import type { WebDataClient } from "../api/client.js";
 import type { WaitOutcome, WaitTarget } from "../async/wait.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import type { Toolset } from "./toolsets.js";
+import type { Toolset } from "../toolsets.js";
 
-export type { Toolset } from "./toolsets.js";
-export { DEFAULT_TOOLSETS, TOOLSETS } from "./toolsets.js";
+export type { Toolset } from "../toolsets.js";
+export { DEFAULT_TOOLSETS, TOOLSETS } from "../toolsets.js";
 
 export interface ToolImage {
   /** base64 */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileAgent } from "../../src/agents/compile.js";
-import { mergePages, pageParams } from "../../src/agents/run.js";
+import { mergePages, pageParams } from "../../src/tools/agent-run.js";
 import { ToolError } from "../../src/tools/errors.js";
 import { detail, prop } from "./fixtures.js";
 

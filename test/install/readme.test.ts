@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tableIn, toolsTable } from "../../scripts/registry-docs.mjs";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
-import { TOOLSETS } from "../../src/tools/toolsets.js";
+import { TOOLSETS } from "../../src/toolsets.js";
 import { at, readJson } from "./helpers.js";
 
 let readme: string;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { createServer, type WebDataServer } from "../../src/server/create-server.js";
 import { ALL_TOOLS, selectTools } from "../../src/tools/registry.js";
-import { TOOLSETS } from "../../src/tools/toolsets.js";
+import { TOOLSETS } from "../../src/toolsets.js";
 
 /** DESIGN.md's tool table. */
 const DESIGN_TOOLS = [

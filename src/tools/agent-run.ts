@@ -3,10 +3,32 @@
  * agent's own words before any run request, expand `pages` into one params object per page with
  * the pagination field incremented, and merge the pages' `data.parsing`.
  */
+
+import type { AgentCatalog } from "../agents/catalog.js";
+import { type CompiledAgent, checkParams, describeInputs, exampleParams } from "../agents/compile.js";
+import { createCatalog } from "../agents/service.js";
+import type { WebDataClient } from "../api/client.js";
 import type { AgentDetail } from "../api/schemas.js";
-import { ToolError } from "../tools/errors.js";
-import type { AgentCatalog } from "./catalog.js";
-import { type CompiledAgent, checkParams, describeInputs, exampleParams } from "./compile.js";
+import type { Config } from "../config.js";
+import { ToolError } from "./errors.js";
+import type { ToolServices } from "./tool.js";
+
+declare module "./tool.js" {
+  interface ToolServices {
+    /** The agent catalog, shared on the tool context (set by the agent tools' extension). */
+    agents?: AgentCatalog;
+  }
+}
+
+/** The server's catalog; a context without one (e.g. a bare test server) gets its own, kept. */
+export function agentCatalog(ctx: {
+  services: ToolServices;
+  config: Config;
+  client: WebDataClient;
+}): AgentCatalog {
+  ctx.services.agents ??= createCatalog(ctx.config, ctx.client);
+  return ctx.services.agents;
+}
 
 export interface ResolvedAgent {
   detail: AgentDetail;

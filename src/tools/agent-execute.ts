@@ -8,9 +8,9 @@
 import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
 import type { WaitOutcome } from "../async/wait.js";
-import { ToolError } from "../tools/errors.js";
-import type { ToolContext } from "../tools/tool.js";
-import { mergePages, type PageOutcome, type ResolvedAgent } from "./run.js";
+import { mergePages, type PageOutcome, type ResolvedAgent } from "./agent-run.js";
+import { ToolError } from "./errors.js";
+import type { ToolContext } from "./tool.js";
 
 export const pagesOutputShape = {
   agent: z.string(),

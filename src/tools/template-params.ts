@@ -3,10 +3,11 @@
  * `version_number`) through the paginated versions listing, and checking params against its
  * JSON-Schema `input_schema` before any run request.
  */
+
+import { templateInputSchema, templateIssues } from "../agents/json-schema.js";
 import type { WebDataClient } from "../api/client.js";
 import type { TemplateVersion } from "../api/schemas.js";
-import { ToolError } from "../tools/errors.js";
-import { templateInputSchema, templateIssues } from "./json-schema.js";
+import { ToolError } from "./errors.js";
 
 const PAGE = 200;
 const MAX_PAGES = 20;

@@ -1,0 +1,60 @@
+/**
+ * Structure checks over the sources: folders stack one way (scripts/layers.mjs), and nothing in
+ * src/ or test/ reads or writes an SDK private member or replaces an SDK object's method.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error a plain .mjs script without types
+import { importEdges, upwardEdges } from "../../scripts/layers.mjs";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+function* sources(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sources(path);
+    else if (/\.(ts|mjs)$/.test(entry.name)) yield path;
+  }
+}
+
+/** Every line of src/ and test/ matching `pattern`, as `file:line: text`. */
+function grep(pattern: RegExp): string[] {
+  const hits: string[] = [];
+  for (const dir of ["src", "test"]) {
+    for (const file of sources(join(ROOT, dir))) {
+      if (file.endsWith("layers.test.ts")) continue;
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          if (pattern.test(line)) hits.push(`${relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
+        });
+    }
+  }
+  return hits;
+}
+
+describe("layering", () => {
+  it("has folder-level imports, every one pointing down the stack", () => {
+    expect(importEdges().length).toBeGreaterThan(10);
+    expect(upwardEdges()).toEqual([]);
+  });
+});
+
+describe("the SDK through its public API only", () => {
+  it("reads or writes no underscore (private) member", () => {
+    // `_meta` is a protocol field, not an SDK member.
+    expect(grep(/\._(?!meta\b)[A-Za-z]\w*/)).toEqual([]);
+    expect(grep(/as unknown as \{\s*_/)).toEqual([]);
+  });
+
+  it("replaces no SDK object's method", () => {
+    const patched = grep(
+      /\b(?!this\b)\w+\.(send|remove|sendToolListChanged|setRequestHandler|request|notification|connect|close)\s*=(?!=)/,
+    );
+    // Owned by telemetry (issue 16): wraps a connected transport's send; to become a delegating Transport.
+    const known = patched.filter((h) => !h.startsWith("src/telemetry/mcp-spans.ts:"));
+    expect(known).toEqual([]);
+  });
+});
