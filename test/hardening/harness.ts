@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Sandbox, SandboxOptions } from "../../src/sandbox/index.js";
+import { TOOLSETS } from "../../src/toolsets.js";
 import { type StdioServer, spawnServer, startTestSandbox, type ToolCall } from "../helpers/mcp.js";
 
 /** Letters that never occur in hex ids, UUIDs or English words five in a row (as the CLI's demo key). */
@@ -97,7 +98,7 @@ export async function harden(options: HardenOptions = {}): Promise<Hardened> {
       WEBDATA_LEGACY_BASE_URL: sandbox.legacyUrl,
       WEBDATA_API_KEY: key,
       WEBDATA_LEGACY_AUTH: legacyAuth,
-      WEBDATA_TOOLSETS: "search,extract,templates,agents,crawl,health,tasks,jobs,legacy",
+      WEBDATA_TOOLSETS: TOOLSETS.join(","),
       WEBDATA_WAIT_MS: String(waitMs),
       WEBDATA_MAX_RPS: "100000",
       WEBDATA_CACHE_DIR: cacheDir,
