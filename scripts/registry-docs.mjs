@@ -32,11 +32,18 @@ export function manifestTools(tools) {
     .map((t) => ({ name: t.name, description: oneLine(t.description) }));
 }
 
-/** The README's tools table (Markdown), one row per tool in registry order. */
+/**
+ * The README's tools table (Markdown), one row per tool in registry order, with the tool's example
+ * arguments (its definition's `examples`; each runs on the sandbox in test/tools/examples.test.ts).
+ */
 export function toolsTable(tools) {
   const cell = (s) => oneLine(s).replace(/\|/g, "\\|");
-  const rows = tools.map((t) => `| \`${t.name}\` | ${t.toolset} | ${cell(t.description)} |`);
-  return ["| tool | toolset | what it does |", "| --- | --- | --- |", ...rows].join("\n");
+  const examples = (t) =>
+    (t.examples ?? []).map((e) => `\`${JSON.stringify(e).replace(/\|/g, "\\|")}\``).join("<br>");
+  const rows = tools.map((t) => `| \`${t.name}\` | ${t.toolset} | ${cell(t.description)} | ${examples(t)} |`);
+  return ["| tool | toolset | what it does | example arguments |", "| --- | --- | --- | --- |", ...rows].join(
+    "\n",
+  );
 }
 
 /** Replaces the text between the markers; throws when the markers are missing. */

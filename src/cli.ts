@@ -1,42 +1,14 @@
 #!/usr/bin/env node
 /**
- * `web-data-mcp`: argument parsing and dispatch only. Everything heavy is imported lazily so the
- * stdio server starts fast; only this file writes to stdout (and in stdio mode only the MCP
- * transport does).
+ * `web-data-mcp`: argument parsing and dispatch only (flags in cli/args.ts, the `call` and `tools`
+ * commands in cli/call.ts, the shell sandbox in cli/shell-sandbox.ts). Everything heavy is
+ * imported lazily so the stdio server starts fast; in stdio mode only the MCP transport writes
+ * to stdout.
  */
-import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { HELP, parseCommandLine, parsePort, UsageError, type Values } from "./cli/args.js";
 
-const HELP = `web-data-mcp — MCP server for the Web Data Service API
-
-Usage:
-  web-data-mcp [--sandbox] [options]          stdio MCP server (default)
-  web-data-mcp --http [--host H] [--port P]   Streamable HTTP at /mcp (host default 127.0.0.1)
-  web-data-mcp sandbox [--port P] [--key K] [--allow-callbacks]   the sandbox API alone
-  web-data-mcp tools [--sandbox]              list the tools
-  web-data-mcp call TOOL [JSON] [--sandbox] [--json]   one tool call; prints the result
-
-Options (each overrides the environment variable of the same meaning):
-  --sandbox              run against an in-process sandbox; no key needed
-  --base-url URL         WEBDATA_BASE_URL
-  --legacy-base-url URL  WEBDATA_LEGACY_BASE_URL
-  --toolsets LIST        WEBDATA_TOOLSETS (comma list; default all but legacy)
-  --agent-tools LIST     WEBDATA_AGENT_TOOLS
-  --wait-ms N            WEBDATA_WAIT_MS (default 50000)
-  --max-rps N            WEBDATA_MAX_RPS (default 83)
-  --cache-dir DIR        WEBDATA_CACHE_DIR
-  --token T              --http: WEBDATA_HTTP_TOKEN (required when --host is not loopback)
-  --allowed-hosts LIST   --http: extra Host values (WEBDATA_ALLOWED_HOSTS; default loopback)
-  --allowed-origins LIST --http: extra Origins (WEBDATA_ALLOWED_ORIGINS)
-  --public-url URL       --http: WEBDATA_PUBLIC_URL, base of webhook callbacks
-  --metrics              --http: Prometheus /metrics beside /mcp, same authorization (WEBDATA_METRICS=1)
-  --metrics-port P       --http: /metrics on its own port instead, without authorization
-  --allow-callbacks      sandbox: send webhook callbacks (to loopback addresses only)
-  --key K                sandbox: accept only this bearer key (required beyond loopback)
-  --json                 call: also print the structured result as JSON
-  -h, --help             this help
-  -v, --version          the version
-Environment: WEBDATA_API_KEY (required unless --sandbox), WEBDATA_LEGACY_AUTH, WEBDATA_HTTP_TOKEN,
-WEBDATA_PUBLIC_URL.`;
+const COMMANDS = ["sandbox", "tools", "call"];
 
 /**
  * A fresh key for the in-process sandbox. Its letters never occur in hex ids, so redaction of
@@ -49,52 +21,23 @@ function demoKey(): string {
   return key;
 }
 
-const OPTIONS = {
-  sandbox: { type: "boolean" },
-  http: { type: "boolean" },
-  host: { type: "string" },
-  port: { type: "string" },
-  key: { type: "string" },
-  "base-url": { type: "string" },
-  "legacy-base-url": { type: "string" },
-  toolsets: { type: "string" },
-  "agent-tools": { type: "string" },
-  "wait-ms": { type: "string" },
-  "max-rps": { type: "string" },
-  "cache-dir": { type: "string" },
-  "public-url": { type: "string" },
-  token: { type: "string" },
-  "allowed-hosts": { type: "string" },
-  "allowed-origins": { type: "string" },
-  metrics: { type: "boolean" },
-  "metrics-port": { type: "string" },
-  json: { type: "boolean" },
-  "allow-callbacks": { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean", short: "v" },
-} as const;
-
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
-
-class UsageError extends Error {}
+const note = (line: string) => process.stderr.write(`web-data-mcp: ${line}\n`);
 
 function fail(message: string, code = 2): never {
-  process.stderr.write(`web-data-mcp: ${message}\n`);
+  note(message);
   process.exit(code);
 }
 
-function parsePort(raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new UsageError(`--port must be 0..65535, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-/** Loads the config (and starts the in-process sandbox for --sandbox). */
-async function resolveConfig(values: Values) {
+/**
+ * Loads the config, with the sandbox it runs against for --sandbox: in process, or for `call`
+ * the shell sandbox that outlives the call (so the next call can use what this one printed).
+ */
+async function resolveConfig(values: Values, options: { shared?: boolean; keyless?: boolean } = {}) {
   const { loadConfig } = await import("./config.js");
-  const config = loadConfig(process.env, {
+  const env = options.keyless
+    ? { ...process.env, WEBDATA_API_KEY: "unused", WEBDATA_BASE_URL: "http://127.0.0.1" }
+    : process.env;
+  const config = loadConfig(env, {
     sandbox: values.sandbox,
     baseUrl: values["base-url"],
     legacyBaseUrl: values["legacy-base-url"],
@@ -105,7 +48,25 @@ async function resolveConfig(values: Values) {
     cacheDir: values["cache-dir"],
     publicUrl: values["public-url"],
   });
+  for (const n of config.notes ?? []) note(`note: ${n}`);
   if (!config.sandbox) return { config, stop: async () => {} };
+  if (options.shared) {
+    const { shellSandbox } = await import("./cli/shell-sandbox.js");
+    const shell = await shellSandbox(config.cacheDir, fileURLToPath(import.meta.url));
+    if (shell.started) {
+      note(
+        `started the shell sandbox at ${shell.url}; later call --sandbox runs use it (and what this one printed) until 15 minutes pass without a call, or: web-data-mcp sandbox --stop`,
+      );
+    }
+    const sandboxed = {
+      ...config,
+      baseUrl: shell.url,
+      legacyBaseUrl: shell.legacyUrl,
+      apiKey: shell.key,
+      legacyAuth: "demo:demo",
+    };
+    return { config: sandboxed, stop: async () => {} };
+  }
   const { startSandbox } = await import("./sandbox/index.js");
   const sandbox = await startSandbox({
     legacyAuth: config.legacyAuth,
@@ -122,16 +83,43 @@ async function resolveConfig(values: Values) {
   };
 }
 
-async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
-  try {
-    parsed = parseArgs({ options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    fail(`${(error as Error).message} (see --help)`);
+async function sandboxCommand(values: Values): Promise<void> {
+  if (values.stop) {
+    const { stopShellSandbox } = await import("./cli/shell-sandbox.js");
+    note(await stopShellSandbox(values["cache-dir"] ?? (process.env.WEBDATA_CACHE_DIR?.trim() || undefined)));
+    return;
   }
-  const { values, positionals } = parsed;
+  const { runSandboxCommand } = await import("./sandbox/index.js");
+  const key = values.key ?? (process.env.WEBDATA_SANDBOX_KEY?.trim() || undefined);
+  const sandbox = await runSandboxCommand({
+    port: parsePort(values.port, 0),
+    key,
+    host: values.host,
+    allowCallbacks: values["allow-callbacks"],
+    allowedHosts: values["allowed-hosts"]?.split(","),
+  });
+  // The sandbox command's one stdout line: its URL, for scripts (it is not an MCP server).
+  process.stdout.write(`${sandbox.url}\n`);
+  let release = async () => {};
+  if (values["state-file"] && key) {
+    const { keepShellSandbox } = await import("./cli/shell-sandbox.js");
+    const idle = Number(values["exit-when-idle"] ?? 900);
+    release = await keepShellSandbox(sandbox, key, values["state-file"], idle > 0 ? idle : 900);
+  }
+  const stop = () => void release().then(() => sandbox.close().then(() => process.exit(0)));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseCommandLine(process.argv.slice(2));
   const [command, ...rest] = positionals;
 
+  if (command === "call" && values.help && rest[0] !== undefined) {
+    const { toolHelp } = await import("./cli/call.js");
+    process.stdout.write(`${toolHelp(rest[0])}\n`);
+    return;
+  }
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
     return;
@@ -141,67 +129,48 @@ async function main(): Promise<void> {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
-
-  if (command === "sandbox") {
-    const { runSandboxCommand } = await import("./sandbox/index.js");
-    const sandbox = await runSandboxCommand({
-      port: parsePort(values.port, 0),
-      key: values.key,
-      host: values.host,
-      allowCallbacks: values["allow-callbacks"],
-      allowedHosts: values["allowed-hosts"]?.split(","),
-    });
-    process.stdout.write(`${sandbox.url}\n`);
-    const stop = () => void sandbox.close().then(() => process.exit(0));
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-    return;
+  if (command !== undefined && !COMMANDS.includes(command)) {
+    const { nearest } = await import("./cli/suggest.js");
+    throw new UsageError(
+      `unknown command ${JSON.stringify(command)}; did you mean ${nearest(command, COMMANDS)}? (see --help)`,
+    );
   }
-
-  if (command !== undefined && command !== "tools" && command !== "call") {
-    throw new UsageError(`unknown command ${JSON.stringify(command)} (see --help)`);
-  }
-  if (command === "call" && rest.length === 0)
-    throw new UsageError("call needs a tool name: call TOOL [JSON]");
-  let args: Record<string, unknown> = {};
-  if (command === "call" && rest[1] !== undefined) {
-    try {
-      args = JSON.parse(rest[1]);
-    } catch {
-      throw new UsageError(
-        'call: the arguments must be one JSON object, e.g. \'{"url":"https://example.com"}\'',
-      );
-    }
-    if (typeof args !== "object" || args === null || Array.isArray(args)) {
-      throw new UsageError("call: the arguments must be a JSON object");
-    }
-  }
-
-  const { config, stop } = await resolveConfig(values);
+  if (command === "sandbox") return sandboxCommand(values);
 
   if (command === "tools") {
+    if (!values.sandbox && !process.env.WEBDATA_API_KEY?.trim()) {
+      const { config } = await resolveConfig(values, { keyless: true });
+      const { registryToolsText } = await import("./cli/call.js");
+      process.stdout.write(`${registryToolsText(config)}\n`);
+      if (config.agentTools.length > 0) note("agent_<name> tools are listed once WEBDATA_API_KEY is set");
+      return;
+    }
+    const { config, stop } = await resolveConfig(values);
     const { listToolsText } = await import("./server/one-shot.js");
     const text = await listToolsText(config).finally(stop);
     process.stdout.write(`${text}\n`);
     return;
   }
   if (command === "call") {
-    const { callToolOnce } = await import("./server/one-shot.js");
-    const result = await callToolOnce(config, rest[0], args).finally(stop);
-    for (const item of result.content) {
-      if (item.type === "text") process.stdout.write(`${item.text}\n`);
-      else if (item.type === "image")
-        process.stdout.write(`[image ${item.mimeType}, ${item.data.length} base64 chars]\n`);
-    }
-    if (values.json && result.structuredContent) {
-      process.stdout.write(`${JSON.stringify(result.structuredContent, null, 2)}\n`);
-    }
-    process.exitCode = result.isError ? 1 : 0;
+    if (rest.length === 0)
+      throw new UsageError("call needs a tool name: call TOOL [JSON] (list them: web-data-mcp tools)");
+    const { checkToolName, parseCallArgs, runCall } = await import("./cli/call.js");
+    checkToolName(rest[0]);
+    const args = parseCallArgs(rest[0], rest[1]);
+    const { config, stop } = await resolveConfig(values, { shared: true });
+    process.exitCode = await runCall(config, rest[0], args, values.json ?? false).finally(stop);
     return;
   }
+
+  const { config, stop } = await resolveConfig(values);
   if (values.http) {
     await runHttp(config, values, stop);
     return;
+  }
+  if (process.stdin.isTTY) {
+    note(
+      `waiting for an MCP client on stdin (this is the stdio server${config.sandbox ? " on the sandbox" : ""}; Ctrl-C quits). To try a tool from the shell: web-data-mcp call serp_search --help`,
+    );
   }
   const { runStdio } = await import("./server/stdio.js");
   await runStdio(config, stop);
@@ -219,7 +188,6 @@ async function runHttp(
     {
       host: values.host,
       port: parsePort(values.port, 8787),
-      token: values.token,
       allowedHosts: values["allowed-hosts"],
       allowedOrigins: values["allowed-origins"],
       metrics: values.metrics,
@@ -229,14 +197,10 @@ async function runHttp(
   );
 }
 
-main().catch(async (error: unknown) => {
-  const { ConfigError } = await import("./config.js").catch(() => ({ ConfigError: undefined }));
-  const oneLine = ["UsageError", "ConfigError", "SandboxOptionsError"];
-  if (
-    error instanceof UsageError ||
-    (ConfigError && error instanceof ConfigError) ||
-    oneLine.includes((error as Error)?.name)
-  )
-    fail((error as Error).message);
-  fail(`fatal: ${error instanceof Error ? error.message : String(error)}`, 1);
+const ONE_LINE = new Set(["UsageError", "ConfigError", "SandboxOptionsError"]);
+
+main().catch((error: unknown) => {
+  const err = error instanceof Error ? error : new Error(String(error));
+  if (ONE_LINE.has(err.name)) fail(err.message);
+  fail(`fatal: ${err.message}`, 1);
 });

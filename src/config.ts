@@ -21,6 +21,8 @@ export interface Config {
   httpToken?: string;
   publicUrl?: string;
   sandbox: boolean;
+  /** Start-up notes for stderr: what the configuration leaves out and why (e.g. the legacy tool). */
+  notes?: string[];
 }
 
 /** CLI flags that override the environment (same meaning as the variables). */
@@ -93,10 +95,23 @@ function parseList(raw: string | undefined): string[] | undefined {
   ];
 }
 
-function parseToolsets(raw: string | undefined, legacyAuth: string | undefined): Toolset[] {
+const LEGACY_NO_URL =
+  "WEBDATA_LEGACY_AUTH is set but WEBDATA_LEGACY_BASE_URL is not, so get_social_event is not offered; set WEBDATA_LEGACY_BASE_URL to the legacy endpoint's host";
+
+/**
+ * The toolsets asked for. `legacy` needs the Basic credential and the legacy host: asked for by
+ * name without them is an error; implied (default or `all`) it is left out, with a note.
+ */
+function parseToolsets(
+  raw: string | undefined,
+  legacyAuth: string | undefined,
+  legacyReachable: boolean,
+  notes: string[],
+): Toolset[] {
   const names = parseList(raw);
   if (names === undefined || names.length === 0) {
-    return legacyAuth ? [...DEFAULT_TOOLSETS, "legacy"] : [...DEFAULT_TOOLSETS];
+    if (legacyAuth && !legacyReachable) notes.push(LEGACY_NO_URL);
+    return legacyAuth && legacyReachable ? [...DEFAULT_TOOLSETS, "legacy"] : [...DEFAULT_TOOLSETS];
   }
   const expanded = names.flatMap((n) => (n.toLowerCase() === "all" ? [...TOOLSETS] : [n.toLowerCase()]));
   const unknown = expanded.filter((n) => !isToolset(n));
@@ -110,6 +125,13 @@ function parseToolsets(raw: string | undefined, legacyAuth: string | undefined):
     if (names.some((n) => n.toLowerCase() === "legacy")) {
       throw new ConfigError("toolset legacy needs WEBDATA_LEGACY_AUTH (the Basic credential user:pass)");
     }
+    return sets.filter((s) => s !== "legacy");
+  }
+  if (sets.includes("legacy") && !legacyReachable) {
+    if (names.some((n) => n.toLowerCase() === "legacy")) {
+      throw new ConfigError("toolset legacy needs WEBDATA_LEGACY_BASE_URL (the legacy endpoint's host)");
+    }
+    notes.push(LEGACY_NO_URL);
     return sets.filter((s) => s !== "legacy");
   }
   return sets;
@@ -143,13 +165,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     throw new ConfigError(`WEBDATA_AGENT_TOOLS: ${JSON.stringify(badAgent)} is not an agent name`);
   }
   const httpToken = blankToUndefined(env.WEBDATA_HTTP_TOKEN);
+  const legacyBaseUrl = parseUrl(
+    "WEBDATA_LEGACY_BASE_URL",
+    get(flags.legacyBaseUrl, "WEBDATA_LEGACY_BASE_URL"),
+  );
+  const notes: string[] = [];
+  const toolsets = parseToolsets(
+    get(flags.toolsets, "WEBDATA_TOOLSETS"),
+    legacyAuth,
+    sandbox || legacyBaseUrl !== undefined,
+    notes,
+  );
 
   return {
     apiKey: apiKey ?? "",
     baseUrl: baseUrl ?? "",
-    legacyBaseUrl: parseUrl("WEBDATA_LEGACY_BASE_URL", get(flags.legacyBaseUrl, "WEBDATA_LEGACY_BASE_URL")),
+    legacyBaseUrl,
     legacyAuth,
-    toolsets: parseToolsets(get(flags.toolsets, "WEBDATA_TOOLSETS"), legacyAuth),
+    toolsets,
     agentTools,
     waitMs: parseNumber("WEBDATA_WAIT_MS", get(flags.waitMs, "WEBDATA_WAIT_MS"), DEFAULT_WAIT_MS, true, 0),
     maxRps: parseNumber(
@@ -163,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     httpToken,
     publicUrl: parseUrl("WEBDATA_PUBLIC_URL", get(flags.publicUrl, "WEBDATA_PUBLIC_URL")),
     sandbox,
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }
 

@@ -139,7 +139,7 @@ async function walk(client: Client): Promise<void> {
   const results: Array<{ url: string; title: string }> = serp.structuredContent?.results ?? [];
   const top = results[0];
   if (!top) throw new DemoError("serp_search returned no results");
-  out(`  ✓ ${results.length} results; the top one: ${top.url}`);
+  out(`  ✓ ${results.length} result${results.length === 1 ? "" : "s"}; the top one: ${top.url}`);
 
   heading(`Read: the agent opens the top result as Markdown (${top.title})`);
   need("extract_page");
@@ -173,7 +173,7 @@ async function walk(client: Client): Promise<void> {
   const pages: Array<{ url?: string; state: string; status_code?: number }> =
     crawl.structuredContent?.pages ?? [];
   show(textOf(crawl), 12);
-  out(`  ✓ ${pages.length} pages crawled:`);
+  out(`  ✓ ${pages.length} page${pages.length === 1 ? "" : "s"} crawled:`);
   for (const p of pages) out(`    • ${p.state.padEnd(8)} ${p.status_code ?? ""} ${p.url ?? ""}`);
 }
 

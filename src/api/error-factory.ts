@@ -91,9 +91,13 @@ export function errorFromStatus(input: StatusErrorInput): ApiErrorInit {
     case 402:
       init.message = `402 Payment Required from ${label}: insufficient budget or the trial expired; top up the account or use another key.${said}`;
       break;
-    case 404:
-      init.message = `404 Not Found from ${label}: no such resource; check the id or name.${said}`;
+    case 404: {
+      const doubled = /\/(v\d+)\/v\d+\//.exec(label);
+      init.message = doubled
+        ? `404 Not Found from ${label}: the path has two version segments, so WEBDATA_BASE_URL ends in /${doubled[1]}; set WEBDATA_BASE_URL to the service host without the version (e.g. https://api.example.com).${said}`
+        : `404 Not Found from ${label}: no such resource; check the id or name.${said}`;
       break;
+    }
     case 422: {
       const parsed = ValidationErrorBodySchema.safeParse(body);
       if (parsed.success) init.detail = parsed.data.detail;

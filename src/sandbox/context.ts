@@ -2,6 +2,7 @@
 import { AgentCatalog } from "./agents/catalog.js";
 import { BatchStore } from "./batches.js";
 import { CallbackSender } from "./callbacks.js";
+import { createExtractTask } from "./extract.js";
 import { Faults } from "./faults.js";
 import { RateLimiter } from "./rate-limit.js";
 import type { SiteLocation } from "./site/fetch.js";
@@ -22,6 +23,12 @@ export const TASK_ERROR: TaskFailure = {
   errorType: "fetch_error",
 };
 const MAX_LOG = 100_000;
+
+/**
+ * A task id every sandbox knows: a finished extraction of the demo site's home page, made on first
+ * read. The tools' examples (`get_task`) use it, so they run on any sandbox.
+ */
+export const DEMO_TASK_ID = "00000000-0000-4000-a000-000000000001";
 
 export class SandboxState {
   readonly config: SandboxConfig;
@@ -57,6 +64,14 @@ export class SandboxState {
     this.limiter = new RateLimiter(this.config.rateLimit);
     this.tasks = new TaskStore(() => this.location.legacyUrl, this.timers, this.callbacks);
     this.batches = new BatchStore(this.tasks);
+    this.tasks.onMissing = (id) =>
+      id === DEMO_TASK_ID
+        ? createExtractTask(
+            this,
+            { url: `${this.location.siteUrl}/` },
+            { target: "GET /v1/tasks", delayMs: 0, id },
+          )
+        : undefined;
     this.catalog = new AgentCatalog(this.config.extraAgents);
   }
 

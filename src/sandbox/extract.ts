@@ -18,6 +18,8 @@ export interface Submission {
   faultHeader?: string;
   batchId?: string;
   delayMs: number;
+  /** A given task id (the demo task); default a random UUID. */
+  id?: string;
 }
 
 /** A screenshot needs a browser, so it forces rendering (driver vx8). */
@@ -27,21 +29,25 @@ export const extractDriver = (input: ExtractInput) =>
 export function createExtractTask(state: SandboxState, input: ExtractInput, sub: Submission): StoredTask {
   const where = state.location;
   const failure = state.failureFor(input.url, sub.target, sub.faultHeader);
-  return state.tasks.create({
-    apiType: "extract",
-    input,
-    url: input.url,
-    batchId: sub.batchId,
-    delayMs: sub.delayMs,
-    failure,
-    statusCode: failure ? undefined : targetStatus(input.url, where),
-    callbackUrl: input.callback_url,
-    driver: extractDriver(input),
-    data: () => {
-      const page = fetchTarget(input.url, where);
-      return page.ok ? pageData(page, input.formats) : {};
+  return state.tasks.create(
+    {
+      apiType: "extract",
+      input,
+      url: input.url,
+      batchId: sub.batchId,
+      delayMs: sub.delayMs,
+      failure,
+      statusCode: failure ? undefined : targetStatus(input.url, where),
+      callbackUrl: input.callback_url,
+      driver: extractDriver(input),
+      data: () => {
+        const page = fetchTarget(input.url, where);
+        return page.ok ? pageData(page, input.formats) : {};
+      },
     },
-  });
+    Date.now(),
+    sub.id,
+  );
 }
 
 /** Completion delay of the i-th of n batch tasks: spread over one extra latency, so progress is visible. */

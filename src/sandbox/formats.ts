@@ -17,7 +17,7 @@ function visibleText(html: string): string {
 }
 
 export function toMarkdown(html: string): string {
-  return converter.translate(html);
+  return converter.translate(html).replace(/^\s+/, "");
 }
 
 /** Pages are deterministic per URL, so their Markdown is converted once (results are re-read often). */

@@ -53,10 +53,13 @@ export class TaskStore {
     private readonly callbacks: CallbackSender,
   ) {}
 
-  create(spec: TaskSpec, now = Date.now()): StoredTask {
+  /** Makes a task on first read of an id not in the store (the demo task); undefined: 404. */
+  onMissing?: (id: string) => StoredTask | undefined;
+
+  create(spec: TaskSpec, now = Date.now(), id: string = randomUUID()): StoredTask {
     const task: StoredTask = {
       ...spec,
-      id: randomUUID(),
+      id,
       seq: ++this.seq,
       createdAt: now,
       completeAt: now + spec.delayMs,
@@ -74,7 +77,7 @@ export class TaskStore {
   }
 
   get(id: string): StoredTask | undefined {
-    return this.tasks.get(id);
+    return this.tasks.get(id) ?? this.onMissing?.(id);
   }
 
   state(task: StoredTask, now = Date.now()): "pending" | "success" | "error" {

@@ -10,7 +10,7 @@ import { ALL_TOOLS } from "../tools/registry.js";
 import { createServer } from "./create-server.js";
 import { VERSION } from "./version.js";
 
-async function withClient<T>(config: Config, fn: (client: Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(config: Config, fn: (client: Client) => Promise<T>): Promise<T> {
   const app = createServer({ config, stderrLevel: "warning" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "web-data-mcp-cli", version: VERSION });

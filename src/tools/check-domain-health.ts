@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { BareDomainSchema } from "../api/schemas.js";
 import { ToolError } from "./errors.js";
+import { plural } from "./result.js";
 import { defineTool } from "./tool.js";
 
 const MAX_DRIVER_DOMAINS = 10;
@@ -41,6 +42,10 @@ export const checkDomainHealth = defineTool({
   description:
     "How well requests to sites currently succeed (status, success rate, recent windows) for 1-100 bare domains. include_driver adds the recommended driver, antibot systems and whether JS rendering is needed.",
   toolset: "health",
+  examples: [
+    { domains: ["example.com"] },
+    { domains: ["example.com", "shop.example.com"], include_driver: true },
+  ],
   input: {
     domains: z.array(z.string().min(1)).min(1).max(100).describe("Bare domains, e.g. example.com"),
     include_driver: z
@@ -90,7 +95,8 @@ export const checkDomainHealth = defineTool({
         r.success_rate !== undefined
           ? `, success ${(r.success_rate * (r.success_rate <= 1 ? 100 : 1)).toFixed(1)}%`
           : "";
-      const bad = r.consecutive_bad_windows ? `, ${r.consecutive_bad_windows} bad windows in a row` : "";
+      const n = r.consecutive_bad_windows;
+      const bad = n ? `, ${plural(n, "bad window")} in a row` : "";
       const drv = r.driver
         ? `; driver ${r.driver.driver}, antibot: ${r.driver.antibot_systems.join(", ") || "none"}, JS rendering ${r.driver.requires_js_rendering ? "required" : "not required"}`
         : "";

@@ -16,6 +16,7 @@ export const crawlSite = defineTool({
   description:
     "Crawl a site from a start URL following links; returns each page's URL and Markdown as far as max_chars allows. For URLs only use map_site.",
   toolset: "crawl",
+  examples: [{ url: "https://example.com/", limit: 5, max_chars: 3000 }],
   input: {
     url: urlArg.describe("Start URL"),
     limit: z.number().int().min(1).max(1000).default(10).describe("Max pages"),

@@ -20,6 +20,10 @@ export const extractPage = defineTool({
   description:
     "Read one web page as Markdown (or HTML, headers, links, screenshot). Use render for JavaScript-heavy pages.",
   toolset: "extract",
+  examples: [
+    { url: "https://example.com/" },
+    { url: "https://example.com/", formats: ["markdown", "links"], max_chars: 2000 },
+  ],
   input: {
     url: urlArg,
     render: z.boolean().default(false).describe("Run JavaScript first (slower)"),

@@ -13,6 +13,7 @@ export const getSocialEvent = defineTool({
   description:
     "Details of one public event on a social platform (time, place, hosts, guest counts) from the legacy realtime API.",
   toolset: "legacy",
+  examples: [{ platform: "eventbook", event_id: "1234567890" }],
   input: {
     platform: z
       .string()

@@ -8,7 +8,7 @@ import { ToolError } from "./errors.js";
 import { LIST_LIMIT } from "./extract-batch.js";
 import { mapUrls, urlPage } from "./map-site.js";
 import { pageShape, shapePage } from "./page-format.js";
-import { longToolShape, maxCharsArg, offsetArg, resumeFor, throwFailed } from "./result.js";
+import { longToolShape, maxCharsArg, offsetArg, plural, resumeFor, throwFailed } from "./result.js";
 import { defineTool, type ToolContext, type ToolResult } from "./tool.js";
 
 const idArg = z.string().min(1).max(200);
@@ -64,7 +64,7 @@ async function readTask(
         total: urls.length,
         next_offset,
       },
-      text: `# ${result.url}: ${urls.length} URLs (from ${offset})\n${page.join("\n")}${more}`,
+      text: `# ${result.url}: ${plural(urls.length, "URL")} (from ${offset})\n${page.join("\n")}${more}`,
     };
   }
   const shaped = shapePage(result, maxChars, offset);
@@ -140,6 +140,10 @@ export const getTask = defineTool({
   description:
     "State and results of a task, batch or crawl (exactly one id). Resumes long tools' handles; offset reads on where a result was cut.",
   toolset: "tasks",
+  examples: [
+    { task_id: "00000000-0000-4000-a000-000000000001" },
+    { task_id: "00000000-0000-4000-a000-000000000001", offset: 200, max_chars: 500 },
+  ],
   input: {
     task_id: idArg.optional(),
     batch_id: idArg.optional(),

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ToolError } from "./errors.js";
+import { plural } from "./result.js";
 import { defineTool } from "./tool.js";
 
 const run = z.looseObject({ id: z.string(), status: z.string() });
@@ -29,6 +30,7 @@ export const jobRuns = defineTool({
   description:
     "List the runs of a recurring job (status, counts, artifacts), page by page. With run_id and artifact_id, get a temporary download URL for that run's artifact.",
   toolset: "jobs",
+  examples: [{ job_id: "job_daily_prices", limit: 5 }],
   input: {
     job_id: idArg().optional(),
     limit: z.number().int().min(1).max(200).default(20),
@@ -88,10 +90,10 @@ export const jobRuns = defineTool({
     });
     const next = list.offset + runs.length < list.total ? list.offset + runs.length : undefined;
     const lines = [
-      `Job ${args.job_id}: ${list.total} runs; showing ${runs.length} from offset ${list.offset}.`,
+      `Job ${args.job_id}: ${plural(list.total, "run")}; showing ${runs.length} from offset ${list.offset}.`,
     ];
     for (const r of runs) {
-      const counts = r.result_count !== undefined ? `, ${r.result_count} results` : "";
+      const counts = r.result_count !== undefined ? `, ${plural(r.result_count, "result")}` : "";
       const arts = r.artifact_ids?.length ? `, artifacts: ${r.artifact_ids.join(", ")}` : "";
       lines.push(`- ${r.id}: ${r.status} (${r.triggered_by}, ${r.created_at}${counts}${arts})`);
     }

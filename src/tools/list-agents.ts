@@ -45,6 +45,7 @@ export const listAgents = defineTool({
   description:
     "Find pre-built extraction agents by text (site, vertical, purpose) or owner. Pass name to get that agent's params, with examples, before run_agent.",
   toolset: "agents",
+  examples: [{ query: "product" }, { name: "ecommerce_product_page" }],
   input: {
     name: z.string().min(1).optional().describe("Get this agent's params"),
     query: z.string().optional().describe("Words to match"),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
 import { urlArg } from "./extract-page.js";
-import { longToolShape, maxCharsArg, pendingResult, TOKEN_CAP, throwFailed } from "./result.js";
+import { longToolShape, maxCharsArg, pendingResult, plural, TOKEN_CAP, throwFailed } from "./result.js";
 import { defineTool } from "./tool.js";
 
 /** The URLs in a map task's result (`data.links`; other spellings tolerated). */
@@ -32,6 +32,7 @@ export const mapSite = defineTool({
   title: "Map a site's URLs",
   description: "List the URLs of a site (its map) without fetching their content. Use before extract_batch.",
   toolset: "crawl",
+  examples: [{ url: "https://example.com/", limit: 20 }],
   input: {
     url: urlArg,
     limit: z.number().int().min(1).max(5000).optional().describe("Max URLs"),
@@ -57,7 +58,7 @@ export const mapSite = defineTool({
     if (outcome.status === "failed") throwFailed(outcome);
     const urls = mapUrls(await ctx.client.getTaskResults(task_id, { signal: ctx.signal }));
     const { page, next_offset } = urlPage(urls, args.max_chars);
-    const lines = [`# Map of ${args.url}: ${urls.length} URLs`, ...page];
+    const lines = [`# Map of ${args.url}: ${plural(urls.length, "URL")}`, ...page];
     if (next_offset !== undefined) {
       lines.push(
         `[${urls.length - next_offset} more; get_task {"task_id":"${task_id}","offset":${next_offset}}]`,

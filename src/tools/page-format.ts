@@ -74,7 +74,8 @@ export function shapePage(result: TaskResult, maxChars: number, offset = 0): Sha
     structured.content = part.text;
     structured.total_chars = part.total_chars;
     if (offset > 0) lines.push(`(from offset ${offset} of ${part.total_chars})`);
-    lines.push("", part.text);
+    // A body that opens with blank or space-only lines would start the result with one.
+    lines.push("", offset === 0 ? part.text.replace(/^(?:[ \t]*\n)+/, "") : part.text);
     if (part.next_offset !== undefined) {
       structured.next_offset = part.next_offset;
       lines.push("", readOnHint(taskId, part.next_offset, maxChars));

@@ -9,6 +9,9 @@ import type { ToolResult } from "./tool.js";
 
 export const DEFAULT_MAX_CHARS = 20_000;
 
+/** `1 page`, `2 pages`: a count with its word, singular for one. */
+export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+
 /** The `max_chars` argument every reading tool takes. */
 export const maxCharsArg = z.number().int().min(200).max(40_000).default(DEFAULT_MAX_CHARS);
 

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { AGENT_FORMATS } from "../api/schemas.js";
 import { type MergedRun, pagesOutputShape, runAgentPages } from "./agent-execute.js";
 import { agentCatalog, assertParams, MAX_PAGES, pageParams, resolveAgent } from "./agent-run.js";
-import { clip, longToolShape, maxCharsArg, pendingResult } from "./result.js";
+import { clip, longToolShape, maxCharsArg, pendingResult, plural } from "./result.js";
 import { defineTool } from "./tool.js";
 
 export const runAgent = defineTool({
@@ -18,6 +18,7 @@ export const runAgent = defineTool({
   description:
     "Run a pre-built extraction agent (find one and its params with list_agents) and get its structured data. Set pages to fetch several result pages of a paginated agent.",
   toolset: "agents",
+  examples: [{ agent: "ecommerce_product_page", params: { url: "https://shop.example.com/p/123" } }],
   input: {
     agent: z.string().min(1).describe("Agent name"),
     params: z.record(z.string(), z.unknown()).default({}),
@@ -53,7 +54,7 @@ function shape(name: string, run: MergedRun, maxChars: number, notes: string[]) 
   if (run.tasks.length > 0) structured.tasks = run.tasks;
   if (run.failures.length > 0) structured.failures = run.failures;
   const lines = [
-    `Agent ${name}: ${run.provenance.length} page${run.provenance.length > 1 ? "s" : ""}, ${run.provenance.reduce((n, p) => n + p.items, 0)} items.`,
+    `Agent ${name}: ${plural(run.provenance.length, "page")}, ${plural(itemCount(run.parsing), "item")}.`,
   ];
   for (const f of run.failures) lines.push(`Page ${f.page} failed: ${f.error}`);
   const json = clip(JSON.stringify(run.parsing ?? null, null, 1), maxChars);
@@ -70,4 +71,16 @@ function shape(name: string, run: MergedRun, maxChars: number, notes: string[]) 
     lines.push("", `Notes: ${notes.join("; ")}`);
   }
   return { structured, text: lines.join("\n") };
+}
+
+/**
+ * What a person calls the items of a result: the records of its lists (arrays of objects), or
+ * the one record it is (a product page with four image URLs is one item, not four).
+ */
+function itemCount(parsing: unknown): number {
+  const isRecord = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (Array.isArray(parsing)) return parsing.length;
+  if (!isRecord(parsing)) return 0;
+  const lists = Object.values(parsing as object).filter((v) => Array.isArray(v) && v.some(isRecord));
+  return lists.length > 0 ? lists.reduce((n: number, v: unknown[]) => n + v.length, 0) : 1;
 }

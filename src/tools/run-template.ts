@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
 import { assertResultOk } from "./agent-execute.js";
 import { ToolError } from "./errors.js";
-import { clip, longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
+import { clip, longToolShape, maxCharsArg, pendingResult, plural, throwFailed } from "./result.js";
 import { assertTemplateParams, describeTemplateInput, pickVersion } from "./template-params.js";
 import { defineTool, type ToolContext } from "./tool.js";
 
@@ -20,6 +20,10 @@ export const runTemplate = defineTool({
   title: "Run an extract template",
   description: "Structured JSON from a pre-built extract template. Omit params to see its input schema.",
   toolset: "templates",
+  examples: [
+    { template: "ecommerce_product" },
+    { template: "ecommerce_product", params: { url: "https://shop.example.com/p/1" } },
+  ],
   input: {
     template: z.string().min(1),
     params: z.record(z.string(), z.unknown()).optional().describe("Omit to see the input schema"),
@@ -176,7 +180,7 @@ async function listVersions(ctx: ToolContext, template: string, limit: number, o
   }));
   const next = list.offset + list.items.length < list.total ? list.offset + list.items.length : undefined;
   const lines = [
-    `Template ${template}: ${list.total} versions; showing ${versions.length} from offset ${list.offset}.`,
+    `Template ${template}: ${plural(list.total, "version")}; showing ${versions.length} from offset ${list.offset}.`,
   ];
   for (const v of versions)
     lines.push(`- v${v.version_number} (${v.created_at})${v.description ? ` ${v.description}` : ""}`);

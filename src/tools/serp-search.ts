@@ -45,6 +45,10 @@ export const serpSearch = defineTool({
   title: "Search engine results",
   description: "Search results (title, URL, snippet) for a query; read the pages with extract_page.",
   toolset: "search",
+  examples: [
+    { search_engine: "engine1_search", query: "waterproof hiking boots", num_results: 5 },
+    { search_engine: "engine1_search", query: "tent", country: "de", page: 2 },
+  ],
   input: {
     search_engine: z.enum(SEARCH_ENGINES).describe("engine1_search: web search"),
     query: z.string().min(1).optional(),

@@ -89,8 +89,16 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   idempotent?: boolean;
   /** Waits for async work: gets progress, a deadline handle and MCP task support. */
   longRunning?: boolean;
+  /**
+   * One or two argument sets that work on the sandbox: shown in the README and by
+   * `call TOOL --help`; test/tools/examples.test.ts runs each one.
+   */
+  examples?: readonly ToolExample[];
   handler(args: z.output<z.ZodObject<I>>, ctx: ToolContext): Promise<ToolResult<z.input<z.ZodObject<O>>>>;
 }
+
+/** Example arguments of a tool, exactly as a client would send them. */
+export type ToolExample = Readonly<Record<string, unknown>>;
 
 /** A defined tool; the registry holds these. */
 export type ToolDefinition = ToolSpec<z.ZodRawShape, z.ZodRawShape>;

@@ -1,5 +1,6 @@
 /**
- * `npm run demo` (the README's first command) runs `node dist/demo.js` after the build: a real MCP
+ * `npm run demo` (the README's first command) runs `node dist/demo.js` after a build when the sources
+ * changed (scripts/build-if-changed.mjs): a real MCP
  * client drives the server on the sandbox through search → read → agent → crawl and exits 0.
  */
 import { existsSync } from "node:fs";
@@ -10,7 +11,14 @@ import { at, ok, readJson, runNode } from "./helpers.js";
 describe("npm run demo", () => {
   it("is wired to the built demo", async () => {
     const { scripts } = await readJson(at("package.json"));
-    expect(scripts.demo).toBe("npm run build && node dist/demo.js");
+    expect(scripts.demo).toBe("node scripts/build-if-changed.mjs && node dist/demo.js");
+  });
+
+  it("builds only when the sources changed: right after npm run build it does not build again", async () => {
+    assertBuilt();
+    const r = await runNode([at("scripts/build-if-changed.mjs"), "--check"]);
+    expect(r.stderr).toContain("build: up to date");
+    expect(r.status).toBe(0);
   });
 
   it("walks search → extract → list_agents + run_agent → crawl_site on the sandbox, with no key", async () => {

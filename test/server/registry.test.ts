@@ -113,17 +113,25 @@ describe("toolset selection", () => {
     ).toEqual(["get_task", "serp_search"]);
   });
 
-  it("adds legacy only with WEBDATA_LEGACY_AUTH", () => {
+  it("adds legacy only with WEBDATA_LEGACY_AUTH and WEBDATA_LEGACY_BASE_URL", () => {
     const without = loadConfig({
       WEBDATA_API_KEY: "x_unused",
       WEBDATA_BASE_URL: "http://h",
       WEBDATA_TOOLSETS: "all",
     });
     expect(selectTools(without).some((t) => t.toolset === "legacy")).toBe(false);
+    const noHost = loadConfig({
+      WEBDATA_API_KEY: "x_unused",
+      WEBDATA_BASE_URL: "http://h",
+      WEBDATA_LEGACY_AUTH: "u:p",
+    });
+    expect(selectTools(noHost).some((t) => t.toolset === "legacy")).toBe(false);
+    expect(noHost.notes).toEqual([expect.stringMatching(/WEBDATA_LEGACY_BASE_URL is not.*get_social_event/)]);
     const withAuth = loadConfig({
       WEBDATA_API_KEY: "x_unused",
       WEBDATA_BASE_URL: "http://h",
       WEBDATA_LEGACY_AUTH: "u:p",
+      WEBDATA_LEGACY_BASE_URL: "http://legacy.h",
     });
     expect(
       selectTools(withAuth)

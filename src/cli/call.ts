@@ -1,0 +1,133 @@
+/**
+ * `call TOOL [JSON]` and `call TOOL --help`, and `tools` without a key: a real MCP client talks
+ * to the server in process (src/server/one-shot.ts); what it prints is what an agent would see.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Config } from "../config.js";
+import { ALL_TOOLS, selectTools } from "../tools/registry.js";
+import type { ToolDefinition } from "../tools/tool.js";
+import { UsageError } from "./args.js";
+import { nearest } from "./suggest.js";
+
+// The `call` and `tools` commands print for a person at a terminal; they are not the stdio server.
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+export function unknownToolMessage(name: string, names: readonly string[]): string {
+  const near = nearest(name, names);
+  return `unknown tool ${JSON.stringify(name)}${near ? `; the nearest is ${near}` : ""} (list them: web-data-mcp tools)`;
+}
+
+/** Before anything starts: a name that is neither a registry tool nor an agent tool. */
+export function checkToolName(name: string): void {
+  if (name.startsWith("agent_") || ALL_TOOLS.some((t) => t.name === name)) return;
+  throw new UsageError(
+    unknownToolMessage(
+      name,
+      ALL_TOOLS.map((t) => t.name),
+    ),
+  );
+}
+
+/** Parses the JSON argument of `call`; a mistake is a one-line usage error with an example. */
+export function parseCallArgs(tool: string, raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined) return {};
+  let args: unknown;
+  try {
+    args = JSON.parse(raw);
+  } catch {
+    throw new UsageError(
+      `call: the arguments must be one JSON object in single quotes, e.g. ${example(tool)} (see call ${tool} --help)`,
+    );
+  }
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    throw new UsageError(`call: the arguments must be a JSON object, e.g. ${example(tool)}`);
+  }
+  return args as Record<string, unknown>;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function example(tool: string): string {
+  const args = ALL_TOOLS.find((t) => t.name === tool)?.examples?.[0] ?? { url: "https://example.com" };
+  return shellQuote(JSON.stringify(args));
+}
+
+export async function runCall(config: Config, name: string, args: Record<string, unknown>, json: boolean) {
+  const { withClient } = await import("../server/one-shot.js");
+  const result = await withClient(config, async (client) => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    if (!names.includes(name)) {
+      if (!ALL_TOOLS.some((t) => t.name === name)) throw new UsageError(unknownToolMessage(name, names));
+      throw new UsageError(
+        `${name} is not offered with this configuration (toolsets: ${config.toolsets.join(", ")}; see WEBDATA_TOOLSETS and the notes above)`,
+      );
+    }
+    return (await client.callTool({ name, arguments: args }, undefined, {
+      timeout: config.waitMs + 30_000,
+    })) as CallToolResult;
+  });
+  for (const item of result.content) {
+    if (item.type === "text") out(item.text.replace(/^\s*\n/, ""));
+    else if (item.type === "image") out(`[image ${item.mimeType}, ${item.data.length} base64 chars]`);
+  }
+  if (json && result.structuredContent) out(JSON.stringify(result.structuredContent, null, 2));
+  const code = (result._meta?.["web-data/error"] as { code?: string } | undefined)?.code;
+  if (code === "invalid_argument" && ALL_TOOLS.some((t) => t.name === name)) {
+    process.stderr.write(`web-data-mcp: the arguments and examples: web-data-mcp call ${name} --help\n`);
+  }
+  return result.isError ? 1 : 0;
+}
+
+function describeType(p: Record<string, any>): string {
+  if (Array.isArray(p.enum)) return `one of ${p.enum.join(", ")}`;
+  if (p.type === "array") return `array of ${p.items ? describeType(p.items) : "values"}`;
+  if (Array.isArray(p.anyOf)) return p.anyOf.map(describeType).join(" or ");
+  return String(p.type ?? "any");
+}
+
+/** `call TOOL --help`: the tool's arguments (from its input schema) and its examples. */
+export function toolHelp(name: string): string {
+  const tool = ALL_TOOLS.find((t) => t.name === name);
+  if (!tool) {
+    throw new UsageError(
+      unknownToolMessage(
+        name,
+        ALL_TOOLS.map((t) => t.name),
+      ),
+    );
+  }
+  const schema = z.toJSONSchema(tool.inputObject ?? z.object(tool.input), { io: "input" }) as {
+    properties?: Record<string, Record<string, any>>;
+    required?: string[];
+  };
+  const props = Object.entries(schema.properties ?? {});
+  const width = Math.max(...props.map(([k]) => k.length), 4);
+  const lines = [
+    `${tool.name} — ${tool.title} (toolset ${tool.toolset})`,
+    tool.description,
+    "",
+    "Arguments (one JSON object):",
+  ];
+  for (const [key, p] of props) {
+    const required = schema.required?.includes(key) ? "required" : "optional";
+    const dflt = p.default !== undefined ? `, default ${JSON.stringify(p.default)}` : "";
+    const about = p.description ? ` — ${p.description}` : "";
+    lines.push(`  ${key.padEnd(width)}  ${required}, ${describeType(p)}${dflt}${about}`);
+  }
+  lines.push("", "Examples (they run on the built-in sandbox):");
+  for (const args of tool.examples ?? []) {
+    lines.push(`  web-data-mcp call ${tool.name} ${shellQuote(JSON.stringify(args))} --sandbox`);
+  }
+  return lines.join("\n");
+}
+
+/** `tools` without WEBDATA_API_KEY: the registry's tools this configuration offers. */
+export function registryToolsText(config: Pick<Config, "toolsets" | "legacyAuth">): string {
+  const tools: ToolDefinition[] = selectTools(config);
+  const width = Math.max(...tools.map((t) => t.name.length));
+  return tools
+    .map((t) => `${t.name.padEnd(width)}  ${`[${t.toolset}]`.padEnd(12)}  ${t.description.split("\n")[0]}`)
+    .join("\n");
+}

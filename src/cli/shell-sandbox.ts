@@ -1,0 +1,152 @@
+/**
+ * The shell sandbox: what `call --sandbox` runs against, so that one call can use what the last
+ * printed (search result URLs, task ids). The first such call starts `web-data-mcp sandbox` as a
+ * detached process on a loopback port with a fresh key and records it in
+ * `<cache dir>/shell-sandbox.json` (mode 0600); later calls reuse it while it answers. It exits
+ * after 15 minutes without API requests, or on `web-data-mcp sandbox --stop`.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFile, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { defaultCacheDir, writeFileAtomic } from "../agents/cache-files.js";
+
+export const SHELL_SANDBOX_IDLE_S = 15 * 60;
+const STATE_NAME = "shell-sandbox.json";
+
+export interface ShellSandboxState {
+  url: string;
+  legacyUrl: string;
+  /** The sandbox's own throwaway bearer key (never a real API key). */
+  key: string;
+  pid: number;
+}
+
+export const stateFileIn = (cacheDir: string | undefined) => join(cacheDir ?? defaultCacheDir(), STATE_NAME);
+
+async function readState(file: string): Promise<ShellSandboxState | undefined> {
+  try {
+    const s = JSON.parse(await readFile(file, "utf8")) as ShellSandboxState;
+    return typeof s.url === "string" && typeof s.key === "string" && Number.isInteger(s.pid) ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function answers(state: ShellSandboxState): Promise<boolean> {
+  if (!processAlive(state.pid)) return false;
+  try {
+    const res = await fetch(`${state.url}/_sandbox/faults`, { signal: AbortSignal.timeout(2000) });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** The running shell sandbox, started when there is none. `started` says which. */
+export async function shellSandbox(
+  cacheDir: string | undefined,
+  cliPath: string,
+): Promise<ShellSandboxState & { started: boolean }> {
+  const file = stateFileIn(cacheDir);
+  const known = await readState(file);
+  if (known && (await answers(known))) return { ...known, started: false };
+
+  const key = `sbx_${randomBytes(12).toString("hex")}`;
+  const child = spawn(
+    process.execPath,
+    [
+      cliPath,
+      "sandbox",
+      "--port",
+      "0",
+      "--exit-when-idle",
+      String(SHELL_SANDBOX_IDLE_S),
+      "--state-file",
+      file,
+    ],
+    {
+      detached: true,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, WEBDATA_SANDBOX_KEY: key },
+    },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (c: Buffer) => {
+    stderr += c.toString("utf8");
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  try {
+    for (;;) {
+      const state = await readState(file);
+      if (state && state.pid === child.pid) return { ...state, started: true };
+      const code = await Promise.race([
+        exited,
+        new Promise<undefined>((r) => setTimeout(() => r(undefined), 25)),
+      ]);
+      if (code !== undefined) {
+        throw new Error(`the shell sandbox did not start: ${stderr.trim() || `exit ${code}`}`);
+      }
+    }
+  } finally {
+    child.stderr?.destroy();
+    child.unref();
+  }
+}
+
+/** `sandbox --stop`: ends the shell sandbox, if one runs. Returns what happened, for stderr. */
+export async function stopShellSandbox(cacheDir: string | undefined): Promise<string> {
+  const file = stateFileIn(cacheDir);
+  const state = await readState(file);
+  if (!state || !processAlive(state.pid)) {
+    await unlink(file).catch(() => {});
+    return "no shell sandbox is running";
+  }
+  process.kill(state.pid, "SIGTERM");
+  return `stopped the shell sandbox at ${state.url} (pid ${state.pid})`;
+}
+
+/**
+ * In the sandbox process: records it in the state file, and exits once no API request came for
+ * `idleS` seconds. Removes the state file on the way out if it is still this process's.
+ */
+export async function keepShellSandbox(
+  sandbox: { url: string; legacyUrl: string; requests: { at: number }[]; close(): Promise<void> },
+  key: string,
+  file: string,
+  idleS: number,
+): Promise<() => Promise<void>> {
+  const dir = join(file, "..");
+  const state: ShellSandboxState = { url: sandbox.url, legacyUrl: sandbox.legacyUrl, key, pid: process.pid };
+  await writeFileAtomic(file, dir, `${JSON.stringify(state)}\n`);
+  const started = Date.now();
+  const release = async () => {
+    const current = await readState(file);
+    if (current?.pid === process.pid) await unlink(file).catch(() => {});
+  };
+  const timer = setInterval(
+    () => {
+      const last = sandbox.requests.at(-1)?.at ?? started;
+      if (Date.now() - Math.max(last, started) < idleS * 1000) return;
+      clearInterval(timer);
+      void release()
+        .then(() => sandbox.close())
+        .then(() => process.exit(0));
+    },
+    Math.min(idleS * 250, 30_000),
+  );
+  return async () => {
+    clearInterval(timer);
+    await release();
+  };
+}
