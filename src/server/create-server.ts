@@ -45,6 +45,12 @@ export interface CreateServerOptions {
   services?: ToolServices;
   /** Where MCP tasks are kept (the SDK's public interface); default: in memory, this server only. */
   taskStore?: TaskStore;
+  /**
+   * Task work shared by several servers — the HTTP layer makes one server per request, and a
+   * task's work outlives the request that started it; not closed by `close()`. Wraps its own store
+   * (`taskStore` is then ignored).
+   */
+  taskWork?: TaskWork;
   /** Queue of task-related messages; default: in memory. */
   taskMessageQueue?: TaskMessageQueue;
   /**
@@ -87,8 +93,8 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       maxRps: config.maxRps,
       observer: options.observer,
     });
-  const ownStore = options.taskStore ? undefined : new InMemoryTaskStore();
-  const work = new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));
+  const ownStore = options.taskStore || options.taskWork ? undefined : new InMemoryTaskStore();
+  const work = options.taskWork ?? new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));
   const server = new Server(
     { name: SERVER_NAME, title: "Web Data", version: VERSION },
     {
@@ -167,7 +173,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
-      work.close();
+      if (!options.taskWork) work.close();
       ownStore?.cleanup();
       for (const fn of closers) await Promise.resolve(fn()).catch(() => {});
       detachLogger();

@@ -63,12 +63,12 @@ describe("tools over Streamable HTTP", () => {
   it("keeps each session apart and ends one on DELETE", async () => {
     const a = await connect(open.url);
     const b = await connect(open.url);
-    const before = open.sessions;
+    const before = await open.sessionCount();
     expect(a.transport.sessionId).toBeDefined();
     expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
     const id = a.transport.sessionId!;
     await a.transport.terminateSession();
-    expect(open.sessions).toBe(before - 1);
+    expect(await open.sessionCount()).toBe(before - 1);
     const after = await raw(open.url, {
       headers: { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
       body: { jsonrpc: "2.0", id: 2, method: "tools/list" },
@@ -83,7 +83,7 @@ describe("tools over Streamable HTTP", () => {
     const c = await connect(open.url);
     const id = c.transport.sessionId!;
     clock += 31 * 60_000;
-    expect(open.sweepIdle()).toBeGreaterThanOrEqual(1);
+    expect(await open.sweepIdle()).toBeGreaterThanOrEqual(1);
     const after = await raw(open.url, {
       headers: { "mcp-session-id": id },
       body: { jsonrpc: "2.0", id: 2, method: "ping" },

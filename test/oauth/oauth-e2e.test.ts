@@ -230,7 +230,8 @@ describe("OAuth resource server (oidc-provider on loopback)", () => {
       body: { jsonrpc: "2.0", id: 2, method: "tools/list" },
       headers: { authorization: `Bearer ${stranger}`, "mcp-session-id": session },
     });
-    expect(hijack.status).toBe(403);
+    // Bound to the user who opened it: to anyone else the session does not exist.
+    expect(hijack.status).toBe(404);
     const own = await raw(http.url, {
       body: { jsonrpc: "2.0", id: 2, method: "tools/list" },
       headers: {

@@ -4,7 +4,6 @@
  * tested without a socket.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { IncomingHttpHeaders } from "node:http";
 
 export interface AllowList {
   /** `host:port` entries match exactly; a bare `host` matches any port; `*` allows every Host. */
@@ -88,6 +87,18 @@ function parseHost(header: string): { name: string; port: string } | undefined {
   }
 }
 
+/** The Host header as a URL writes it (`[0:0:0:0:0:0:0:1]:80` → `[::1]:80`); undefined if unparsable. */
+export function canonicalHost(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  try {
+    const url = new URL(`http://${header}`);
+    if (url.username || url.password || url.pathname !== "/" || url.search || url.hash) return undefined;
+    return url.host;
+  } catch {
+    return undefined;
+  }
+}
+
 export function hostAllowed(header: string | undefined, allow: AllowList): boolean {
   if (allow.hosts.includes("*")) return true;
   if (!header) return false;
@@ -106,7 +117,10 @@ export function originAllowed(header: string | undefined, allow: AllowList): boo
 }
 
 /** Host then Origin; `undefined` when both pass. Messages never echo the header values. */
-export function checkHostAndOrigin(headers: IncomingHttpHeaders, allow: AllowList): Refusal | undefined {
+export function checkHostAndOrigin(
+  headers: { host?: string; origin?: string | string[] },
+  allow: AllowList,
+): Refusal | undefined {
   if (!hostAllowed(headers.host, allow)) {
     return { status: 403, message: "Forbidden: Host header is not allowed (see --allowed-hosts)" };
   }
@@ -125,7 +139,10 @@ export function safeEqual(given: string, expected: string): boolean {
 }
 
 /** Checks `Authorization: Bearer <token>`; no token configured means open. */
-export function checkBearer(headers: IncomingHttpHeaders, token: string | undefined): Refusal | undefined {
+export function checkBearer(
+  headers: { authorization?: string },
+  token: string | undefined,
+): Refusal | undefined {
   if (!token) return undefined;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(headers.authorization ?? "");
   if (!match) {

@@ -1,164 +1,139 @@
 /**
- * Stateful Streamable HTTP sessions: one SDK transport and one `createServer()` per session,
- * found by the `mcp-session-id` header. Tracks open requests per session (for draining and for
- * the idle sweep) and closes sessions that stayed idle past the timeout.
+ * MCP sessions of the Streamable HTTP endpoint. A session is a small record, not a live server:
+ * every request runs on a fresh SDK transport and server (see `./mcp.ts`), so any replica can
+ * serve any session once the record is shared (`./redis-state.ts`). A record is bound to the
+ * credential that opened it (a hash of the token subject and the API key) and counts activity:
+ * its last request start or end, never an open stream.
  */
 import { randomUUID } from "node:crypto";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { WebDataServer } from "../create-server.js";
 
-export interface Session {
+export interface SessionRecord {
   id: string;
-  transport: StreamableHTTPServerTransport;
-  /** Requests of this session still open (tool calls, GET streams). */
-  open: number;
-  /** Open POST requests: the work a drain waits for. */
-  posts: number;
-  lastSeen: number;
-  /** True when the session uses a key brought by its client. */
-  ownKey: boolean;
+  /** Hash of the credential that opened the session (`credentialId`). */
+  owner: string;
+  /** Last request start or end (ms epoch). */
+  lastActive: number;
 }
 
-export interface SessionFactoryResult {
-  server: WebDataServer;
-  /** Extra clean-up (e.g. the session's own API client). */
-  dispose?: () => Promise<void>;
-}
+export type OpenResult =
+  | { ok: true; session: SessionRecord }
+  | { ok: false; status: 429 | 503; message: string };
 
-export interface SessionStoreOptions {
+export interface SessionLimits {
+  /** Closed after this long without a request; default 30 minutes. */
   idleTimeoutMs: number;
+  /** Every credential together. */
   maxSessions: number;
-  now?: () => number;
-  onError?: (message: string) => void;
+  /** One credential. */
+  maxPerCredential: number;
 }
 
-interface Held extends Session {
-  close: () => Promise<void>;
+/** Where session records live: this process (`MemorySessions`) or Redis (`RedisSessions`). */
+export interface SessionStore {
+  open(owner: string): Promise<OpenResult>;
+  /** The record when it exists, is not idle past the timeout and belongs to `owner`. */
+  get(id: string, owner: string): Promise<SessionRecord | undefined>;
+  /** Marks activity now. */
+  touch(id: string): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  /** Drops records idle past the timeout; returns how many. */
+  sweep(): Promise<number>;
+  count(): Promise<number>;
+  close(): Promise<void>;
 }
 
-export class SessionStore {
-  readonly #sessions = new Map<string, Held>();
-  readonly #pending = new Set<Promise<void>>();
-  readonly #idleWaiters = new Set<() => void>();
-  readonly #options: SessionStoreOptions;
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  idleTimeoutMs: 30 * 60_000,
+  maxSessions: 10_000,
+  maxPerCredential: 100,
+};
+
+export const refusals = {
+  full: { ok: false, status: 503, message: "Service Unavailable: too many sessions; retry later" },
+  ownerFull: {
+    ok: false,
+    status: 429,
+    message:
+      "Too Many Requests: this credential holds the most sessions allowed; end unused ones with DELETE /mcp",
+  },
+} as const satisfies Record<string, OpenResult>;
+
+export class MemorySessions implements SessionStore {
+  readonly #records = new Map<string, SessionRecord>();
+  readonly #perOwner = new Map<string, number>();
+  readonly #limits: SessionLimits;
   readonly #now: () => number;
 
-  constructor(options: SessionStoreOptions) {
-    this.#options = options;
-    this.#now = options.now ?? Date.now;
+  constructor(limits: SessionLimits, now: () => number = Date.now) {
+    this.#limits = limits;
+    this.#now = now;
   }
 
-  get size(): number {
-    return this.#sessions.size;
+  async open(owner: string): Promise<OpenResult> {
+    if ((this.#perOwner.get(owner) ?? 0) >= this.#limits.maxPerCredential) {
+      await this.sweep();
+      if ((this.#perOwner.get(owner) ?? 0) >= this.#limits.maxPerCredential) return refusals.ownerFull;
+    }
+    if (this.#records.size >= this.#limits.maxSessions) {
+      await this.sweep();
+      if (this.#records.size >= this.#limits.maxSessions) return refusals.full;
+    }
+    const session = { id: randomUUID(), owner, lastActive: this.#now() };
+    this.#records.set(session.id, session);
+    this.#perOwner.set(owner, (this.#perOwner.get(owner) ?? 0) + 1);
+    return { ok: true, session };
   }
 
-  get full(): boolean {
-    return this.#sessions.size >= this.#options.maxSessions;
+  async get(id: string, owner: string): Promise<SessionRecord | undefined> {
+    const s = this.#records.get(id);
+    if (!s) return undefined;
+    if (this.#idle(s)) {
+      this.#drop(s);
+      return undefined;
+    }
+    return s.owner === owner ? s : undefined;
   }
 
-  get(id: string): Session | undefined {
-    return this.#sessions.get(id);
+  async touch(id: string): Promise<void> {
+    const s = this.#records.get(id);
+    if (s) s.lastActive = this.#now();
   }
 
-  /** Open POST requests across all sessions. */
-  get busy(): number {
+  async delete(id: string): Promise<boolean> {
+    const s = this.#records.get(id);
+    if (!s) return false;
+    this.#drop(s);
+    return true;
+  }
+
+  async sweep(): Promise<number> {
     let n = 0;
-    for (const s of this.#sessions.values()) n += s.posts;
+    for (const s of [...this.#records.values()]) {
+      if (this.#idle(s)) {
+        this.#drop(s);
+        n += 1;
+      }
+    }
     return n;
   }
 
-  /**
-   * Makes a transport + server pair. The session is stored once the SDK has answered
-   * `initialize` (its `onsessioninitialized`); until then it is only reachable by this request.
-   */
-  async open(
-    create: () => SessionFactoryResult,
-    ownKey: boolean,
-  ): Promise<{ transport: StreamableHTTPServerTransport; close: () => Promise<void> }> {
-    const made = create();
-    let held: Held | undefined;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        held = { id, transport, open: 0, posts: 0, lastSeen: this.#now(), ownKey, close: closeAll };
-        this.#sessions.set(id, held);
-      },
-    });
-    let closing: Promise<void> | undefined;
-    const closeAll = () => {
-      closing ??= (async () => {
-        if (held) this.#sessions.delete(held.id);
-        await made.server.close().catch((e) => this.#report("server close", e));
-        await transport.close().catch((e) => this.#report("transport close", e));
-        await made.dispose?.().catch((e) => this.#report("session clean-up", e));
-      })();
-      return closing;
-    };
-    // DELETE, a closed transport or a closed server all end the session.
-    transport.onclose = () => {
-      this.#track(closeAll());
-    };
-    try {
-      await made.server.server.connect(transport);
-    } catch (error) {
-      await closeAll();
-      throw error;
-    }
-    return { transport, close: closeAll };
+  async count(): Promise<number> {
+    return this.#records.size;
   }
 
-  /** Marks a request of `session` open until `done` settles. */
-  track(session: Session, kind: "post" | "other", done: Promise<unknown>): void {
-    const held = session as Held;
-    held.open += 1;
-    if (kind === "post") held.posts += 1;
-    held.lastSeen = this.#now();
-    void done.finally(() => {
-      held.open -= 1;
-      if (kind === "post") held.posts -= 1;
-      held.lastSeen = this.#now();
-      if (this.busy === 0) for (const wake of [...this.#idleWaiters]) wake();
-    });
+  async close(): Promise<void> {
+    this.#records.clear();
+    this.#perOwner.clear();
   }
 
-  /** Closes sessions with no open request that were last seen more than the timeout ago. */
-  sweep(): number {
-    const cutoff = this.#now() - this.#options.idleTimeoutMs;
-    let closed = 0;
-    for (const s of [...this.#sessions.values()]) {
-      if (s.open === 0 && s.lastSeen <= cutoff) {
-        closed += 1;
-        this.#track(s.close());
-      }
-    }
-    return closed;
+  #idle(s: SessionRecord): boolean {
+    return this.#now() - s.lastActive > this.#limits.idleTimeoutMs;
   }
 
-  /** Settles once no POST is open, or when `signal` aborts (whichever first). */
-  whenIdle(signal: AbortSignal): Promise<void> {
-    if (this.busy === 0 || signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        this.#idleWaiters.delete(done);
-        signal.removeEventListener("abort", done);
-        resolve();
-      };
-      this.#idleWaiters.add(done);
-      signal.addEventListener("abort", done, { once: true });
-    });
-  }
-
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.#sessions.values()].map((s) => s.close()));
-    await Promise.all([...this.#pending]);
-  }
-
-  #track(p: Promise<void>): void {
-    this.#pending.add(p);
-    void p.finally(() => this.#pending.delete(p));
-  }
-
-  #report(what: string, error: unknown): void {
-    this.#options.onError?.(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+  #drop(s: SessionRecord): void {
+    this.#records.delete(s.id);
+    const left = (this.#perOwner.get(s.owner) ?? 1) - 1;
+    if (left <= 0) this.#perOwner.delete(s.owner);
+    else this.#perOwner.set(s.owner, left);
   }
 }

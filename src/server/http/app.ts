@@ -1,0 +1,116 @@
+/**
+ * The HTTP routes, on hono: Host/Origin guard (DNS-rebinding protection) on every path, CORS,
+ * `GET /healthz`, the MCP endpoint behind a body limit and the `Authenticator` (which yields the
+ * SDK's `AuthInfo`), the webhook receiver, and `extraRoutes` for modules plugged in beside them
+ * (e.g. `/metrics`). Only the product's own logic lives here; routing, CORS and body limits are
+ * hono's, the MCP protocol is the SDK transport's.
+ */
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import type { Authenticator } from "./auth.js";
+import type { CallbackRegistry } from "./callbacks.js";
+import { CALLBACK_PATH } from "./callbacks.js";
+import { type AllowList, checkHostAndOrigin } from "./guard.js";
+import type { McpEndpoint } from "./mcp.js";
+import { json, RPC, rpcError } from "./respond.js";
+
+export const MCP_PATH = "/mcp";
+export const MAX_BODY = 4 * 1024 * 1024;
+const MAX_CALLBACK_BODY = 256 * 1024;
+
+export type HttpEnv = { Variables: { auth?: AuthInfo } };
+export type HttpApp = Hono<HttpEnv>;
+
+export interface AppDeps {
+  allow(): AllowList;
+  authenticate: Authenticator;
+  mcp: McpEndpoint;
+  callbacks(): CallbackRegistry | undefined;
+  health(): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Adds routes beside the built-in ones (after the Host/Origin guard, before the 404). */
+  extraRoutes?: (app: HttpApp) => void;
+  log(line: string): void;
+}
+
+export function buildApp(deps: AppDeps): HttpApp {
+  const app = new Hono<HttpEnv>();
+  app.onError((error) => {
+    deps.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+    return rpcError(500, "Internal server error", { code: RPC.internal });
+  });
+  app.notFound(() => json(404, { error: "not found" }));
+
+  app.use("*", async (c, next) => {
+    const refused = checkHostAndOrigin(
+      { host: c.req.header("host"), origin: c.req.header("origin") },
+      deps.allow(),
+    );
+    if (refused) return rpcError(refused.status, refused.message);
+    await next();
+  });
+  app.use(
+    "*",
+    cors({
+      origin: (origin) => origin,
+      allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+      allowHeaders: [
+        "authorization",
+        "content-type",
+        "accept",
+        "mcp-session-id",
+        "mcp-protocol-version",
+        "last-event-id",
+        "x-webdata-api-key",
+      ],
+      exposeHeaders: ["mcp-session-id", "mcp-protocol-version"],
+      maxAge: 600,
+    }),
+  );
+
+  app.on(["GET", "HEAD"], "/healthz", async () => {
+    const { status, body } = await deps.health();
+    return json(status, body);
+  });
+
+  app.use(
+    MCP_PATH,
+    bodyLimit({
+      maxSize: MAX_BODY,
+      onError: () =>
+        rpcError(413, `Payload Too Large: a request body may be at most ${MAX_BODY / 1024 / 1024} MiB`, {
+          code: RPC.invalidRequest,
+        }),
+    }),
+  );
+  app.use(MCP_PATH, async (c, next) => {
+    const outcome = await deps.authenticate(c.req.raw);
+    if (!outcome.ok) {
+      return outcome.body === undefined
+        ? rpcError(outcome.status, outcome.message, { headers: outcome.headers })
+        : json(outcome.status, outcome.body, outcome.headers);
+    }
+    c.set("auth", outcome.auth);
+    await next();
+  });
+  app.all(MCP_PATH, (c) => deps.mcp.handle(c.req.raw, c.get("auth")));
+
+  app.use(
+    `${CALLBACK_PATH}*`,
+    bodyLimit({ maxSize: MAX_CALLBACK_BODY, onError: () => json(413, { error: "payload too large" }) }),
+  );
+  app.all(`${CALLBACK_PATH}:token`, async (c) => {
+    const registry = deps.callbacks();
+    if (!registry) return json(404, { error: "not found" });
+    if (c.req.method !== "POST") return json(405, { error: "method not allowed" }, { allow: "POST" });
+    // The body only cross-checks the task id: a delivery that is not JSON still wakes the wait
+    // (which then polls once), so it is read leniently.
+    const body = await c.req.json().catch(() => undefined);
+    const result = await registry.receive(c.req.param("token"), c.req.query("secret"), body);
+    return result.status === 200 ? json(200, { ok: true }) : json(result.status, { error: result.message });
+  });
+
+  deps.extraRoutes?.(app);
+  return app;
+}

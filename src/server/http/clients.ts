@@ -1,0 +1,89 @@
+/**
+ * API clients of the HTTP endpoint: the configured key's shared client, and one client per API
+ * key brought by callers (`X-Webdata-Api-Key`), least recently used first out past `max` — so
+ * the per-key rate limiters and pools they hold stay bounded however many keys are tried. Each
+ * client also holds one unconnected "anchor" server, which keeps the agent catalog that the
+ * per-request servers of that client share loaded between requests.
+ */
+import type { WebDataClient } from "../../api/client.js";
+import type { WebDataServer } from "../create-server.js";
+
+interface Entry {
+  client: WebDataClient;
+  anchor?: WebDataServer;
+  active: number;
+}
+
+export interface ClientPoolOptions {
+  makeClient(apiKey: string): WebDataClient;
+  makeAnchor?(client: WebDataClient, apiKey: string): WebDataServer;
+  /** Clients of callers' own keys kept at most; default 1,000. */
+  max?: number;
+  onError?(message: string): void;
+}
+
+export class ClientPool {
+  readonly #entries = new Map<string, Entry>();
+  readonly #options: ClientPoolOptions;
+  readonly #max: number;
+
+  constructor(options: ClientPoolOptions) {
+    this.#options = options;
+    this.#max = options.max ?? 1_000;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The client of `apiKey`, held until `release()`. */
+  acquire(apiKey: string): { client: WebDataClient; release(): void } {
+    let entry = this.#entries.get(apiKey);
+    if (entry) {
+      this.#entries.delete(apiKey);
+    } else {
+      const client = this.#options.makeClient(apiKey);
+      entry = { client, active: 0 };
+      entry.anchor = this.#options.makeAnchor?.(client, apiKey);
+      this.#evict();
+    }
+    this.#entries.set(apiKey, entry);
+    entry.active += 1;
+    const held = entry;
+    let released = false;
+    return {
+      client: held.client,
+      release: () => {
+        if (released) return;
+        released = true;
+        held.active -= 1;
+      },
+    };
+  }
+
+  #evict(): void {
+    for (const [key, entry] of this.#entries) {
+      if (this.#entries.size < this.#max) return;
+      if (entry.active > 0) continue;
+      this.#entries.delete(key);
+      void this.#dispose(entry);
+    }
+  }
+
+  async #dispose(entry: Entry): Promise<void> {
+    try {
+      await entry.anchor?.close();
+      await entry.client.close();
+    } catch (error) {
+      this.#options.onError?.(
+        `client clean-up failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.#entries.values()];
+    this.#entries.clear();
+    await Promise.all(all.map((e) => this.#dispose(e)));
+  }
+}

@@ -1,0 +1,274 @@
+/**
+ * The MCP endpoint (`/mcp`). Every request runs on a fresh SDK transport (web-standard Streamable
+ * HTTP, without its own session handling) and a fresh `createServer()` — about 0.4 ms — so no
+ * replica holds anything a session needs: the session is a record in the `SessionStore`, bound
+ * to the caller's credential, and the transport reports its id. Streams are resumable through
+ * the `StreamEvents` store; a GET without `Last-Event-ID` is answered 405 (notifications travel
+ * on each call's own stream). Requests in flight are tracked for the shutdown drain, which
+ * answers calls still running at its end with a JSON-RPC error.
+ */
+
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  isInitializeRequest,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { WebDataServer } from "../create-server.js";
+import { credentialId } from "./auth.js";
+import { isFinal, type StreamEvents } from "./events.js";
+import { RPC, rpcError } from "./respond.js";
+import type { SessionStore } from "./sessions.js";
+
+export const API_KEY_HEADER = "x-webdata-api-key";
+const API_KEY_RE = /^[\x21-\x7e]{1,512}$/;
+/** The `retry` field of the priming event: how soon a client reconnects after a drop (ms). */
+export const RETRY_MS = 1_000;
+
+export interface McpDeps {
+  sessions: SessionStore;
+  events: StreamEvents;
+  /** A server for one request; `undefined` when there is no key to call the API with. */
+  serverFor(apiKey: string | undefined): { server: WebDataServer; release(): void } | undefined;
+  draining(): boolean;
+  /** A session was opened or ended (the sessions gauge recounts). */
+  sessionsChanged?(): void;
+  /** Sees every request's transport once connected (telemetry wraps it). */
+  instrument?(transport: WebStandardStreamableHTTPServerTransport): void;
+  log(line: string): void;
+}
+
+interface InFlight {
+  transport: WebStandardStreamableHTTPServerTransport;
+  pending: Set<RequestId>;
+}
+
+const bad = (message: string) => rpcError(400, `Bad Request: ${message}`);
+const notFound = () =>
+  rpcError(404, "Session not found: start a new session with initialize", { code: RPC.sessionNotFound });
+
+export class McpEndpoint {
+  readonly #deps: McpDeps;
+  readonly #inflight = new Set<InFlight>();
+  readonly #idle = new Set<() => void>();
+
+  constructor(deps: McpDeps) {
+    this.#deps = deps;
+  }
+
+  /** Calls still running (open POSTs with requests). */
+  get busy(): number {
+    return this.#inflight.size;
+  }
+
+  async handle(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+    const method = request.method;
+    if (!["GET", "POST", "DELETE"].includes(method)) {
+      return rpcError(405, "Method Not Allowed", { headers: { allow: "GET, POST, DELETE" } });
+    }
+    if (this.#deps.draining()) return rpcError(503, "Service Unavailable: the server is shutting down");
+    const apiKey = request.headers.get(API_KEY_HEADER)?.trim() || undefined;
+    if (apiKey !== undefined && !API_KEY_RE.test(apiKey)) {
+      return bad(`${API_KEY_HEADER} is not a valid API key`);
+    }
+    const owner = credentialId(auth, apiKey);
+    const sessionId = request.headers.get("mcp-session-id") ?? undefined;
+    let body: unknown;
+    if (method === "POST") {
+      if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
+        return rpcError(415, "Unsupported Media Type: Content-Type must be application/json");
+      }
+      try {
+        body = JSON.parse(await request.text());
+      } catch {
+        return rpcError(400, "Parse error: the body is not valid JSON", { code: RPC.parseError });
+      }
+      if (!sessionId && isInitializeRequest(body))
+        return this.#initialize(request, body, auth, apiKey, owner);
+    }
+    if (!sessionId) return bad("No valid session ID provided");
+    const session = await this.#deps.sessions.get(sessionId, owner);
+    if (!session) return notFound();
+    if (method === "DELETE") {
+      await this.#deps.sessions.delete(sessionId);
+      this.#deps.sessionsChanged?.();
+      return new Response(null, { status: 200 });
+    }
+    await this.#deps.sessions.touch(sessionId);
+    if (method === "GET") return this.#resume(request, sessionId);
+    try {
+      return await this.#run(request, body, auth, apiKey, sessionId);
+    } finally {
+      void this.#deps.sessions.touch(sessionId);
+    }
+  }
+
+  async #initialize(
+    request: Request,
+    body: unknown,
+    auth: AuthInfo | undefined,
+    apiKey: string | undefined,
+    owner: string,
+  ): Promise<Response> {
+    const probe = this.#deps.serverFor(apiKey);
+    if (!probe) return rpcError(401, `Unauthorized: send the Web Data API key in ${API_KEY_HEADER}`);
+    probe.release();
+    const opened = await this.#deps.sessions.open(owner);
+    if (!opened.ok) return rpcError(opened.status, opened.message, { headers: { "retry-after": "60" } });
+    const response = await this.#run(request, body, auth, apiKey, opened.session.id);
+    if (response.status !== 200) await this.#deps.sessions.delete(opened.session.id);
+    this.#deps.sessionsChanged?.();
+    return response;
+  }
+
+  /** One POST on a fresh transport and server, closed once every request in it is answered. */
+  async #run(
+    request: Request,
+    body: unknown,
+    auth: AuthInfo | undefined,
+    apiKey: string | undefined,
+    sessionId: string,
+  ): Promise<Response> {
+    const made = this.#deps.serverFor(apiKey);
+    if (!made) return rpcError(401, `Unauthorized: send the Web Data API key in ${API_KEY_HEADER}`);
+    const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
+    const entry: InFlight = {
+      transport: new WebStandardStreamableHTTPServerTransport({
+        // An initialize takes the session's id from the generator; the rest run stateless.
+        sessionIdGenerator: messages.some(isInitializeRequest) ? () => sessionId : undefined,
+        eventStore: this.#deps.events.forRequest(sessionId),
+        retryInterval: RETRY_MS,
+      }),
+      pending: new Set(messages.filter(isJSONRPCRequest).map((m) => m.id)),
+    };
+    const { transport } = entry;
+    // Stateless SDK transport, our session: the id goes on every answer and reaches handlers
+    // as `extra.sessionId` (MCP tasks are scoped by it).
+    transport.sessionId = sessionId;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      this.#inflight.delete(entry);
+      if (this.#inflight.size === 0) for (const wake of [...this.#idle]) wake();
+      void made.server
+        .close()
+        .catch((e: unknown) => this.#deps.log(`server close failed: ${String(e)}`))
+        .finally(made.release);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = async (message, options) => {
+      try {
+        await send(message, options);
+      } finally {
+        if (isFinal(message)) {
+          entry.pending.delete((message as { id: RequestId }).id);
+          if (entry.pending.size === 0) finish();
+        }
+      }
+    };
+    if (entry.pending.size > 0) this.#inflight.add(entry);
+    try {
+      await made.server.server.connect(transport);
+      this.#deps.instrument?.(transport);
+      const response = await transport.handleRequest(request, { parsedBody: body, authInfo: auth });
+      if (entry.pending.size === 0 || !response.headers.get("content-type")?.includes("text/event-stream")) {
+        finish();
+      }
+      return response;
+    } catch (error) {
+      finish();
+      throw error;
+    }
+  }
+
+  /** GET: a resume with `Last-Event-ID`; the standalone notification stream is not offered. */
+  #resume(request: Request, sessionId: string): Response {
+    const last = request.headers.get("last-event-id");
+    if (!last) {
+      return rpcError(
+        405,
+        "Method Not Allowed: no standalone stream; notifications come on each call's stream",
+        {
+          headers: { allow: "POST, DELETE" },
+        },
+      );
+    }
+    const stop = new AbortController();
+    const encoder = new TextEncoder();
+    const events = this.#deps.events;
+    let first = true;
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        async start(controller) {
+          const outcome = await events
+            .tail(
+              last,
+              sessionId,
+              (id, message) => {
+                first = false;
+                controller.enqueue(
+                  encoder.encode(`event: message\nid: ${id}\ndata: ${JSON.stringify(message)}\n\n`),
+                );
+              },
+              stop.signal,
+            )
+            .catch(() => "lost" as const);
+          if (first && outcome === "unknown") {
+            controller.enqueue(encoder.encode(": unknown Last-Event-ID for this session\n\n"));
+          }
+          try {
+            controller.close();
+          } catch {
+            // already cancelled
+          }
+        },
+        cancel() {
+          stop.abort();
+        },
+      }),
+      {
+        headers: {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache, no-transform",
+          "x-accel-buffering": "no",
+          "mcp-session-id": sessionId,
+        },
+      },
+    );
+  }
+
+  /** Settles once no call is running, or when `signal` aborts. */
+  whenIdle(signal: AbortSignal): Promise<void> {
+    if (this.#inflight.size === 0 || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#idle.delete(done);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      this.#idle.add(done);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  /** Answers every call still running with a JSON-RPC error (the end of the shutdown drain). */
+  async abortAll(message: string): Promise<void> {
+    await Promise.all(
+      [...this.#inflight].map(async (entry) => {
+        for (const id of [...entry.pending]) {
+          await entry.transport
+            .send({ jsonrpc: "2.0", id, error: { code: RPC.serverError, message } }, { relatedRequestId: id })
+            .catch(() => {});
+        }
+      }),
+    );
+  }
+
+  /** For `/healthz`. */
+  health(): Record<string, unknown> {
+    return { active_requests: this.#inflight.size };
+  }
+}
