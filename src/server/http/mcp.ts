@@ -10,6 +10,7 @@
 
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   isInitializeRequest,
   isJSONRPCRequest,
@@ -36,7 +37,7 @@ export interface McpDeps {
   /** A session was opened or ended (the sessions gauge recounts). */
   sessionsChanged?(): void;
   /** Sees every request's transport once connected (telemetry wraps it). */
-  instrument?(transport: WebStandardStreamableHTTPServerTransport): void;
+  instrument?(transport: Transport): void;
   log(line: string): void;
 }
 
@@ -158,21 +159,14 @@ export class McpEndpoint {
         .catch((e: unknown) => this.#deps.log(`server close failed: ${String(e)}`))
         .finally(made.release);
     };
-    const send = transport.send.bind(transport);
-    transport.send = async (message, options) => {
-      try {
-        await send(message, options);
-      } finally {
-        if (isFinal(message)) {
-          entry.pending.delete((message as { id: RequestId }).id);
-          if (entry.pending.size === 0) finish();
-        }
-      }
-    };
+    const tracked = new TrackedTransport(transport, (id) => {
+      entry.pending.delete(id);
+      if (entry.pending.size === 0) finish();
+    });
     if (entry.pending.size > 0) this.#inflight.add(entry);
     try {
-      await made.server.server.connect(transport);
-      this.#deps.instrument?.(transport);
+      await made.server.server.connect(tracked);
+      this.#deps.instrument?.(tracked);
       const response = await transport.handleRequest(request, { parsedBody: body, authInfo: auth });
       if (entry.pending.size === 0 || !response.headers.get("content-type")?.includes("text/event-stream")) {
         finish();
@@ -270,5 +264,44 @@ export class McpEndpoint {
   /** For `/healthz`. */
   health(): Record<string, unknown> {
     return { active_requests: this.#inflight.size };
+  }
+}
+
+/**
+ * The request's transport as the server sees it: delegates everything, and reports each
+ * JSON-RPC response it sends (the request's server is closed once all are answered).
+ */
+class TrackedTransport implements Transport {
+  onclose?: Transport["onclose"];
+  onerror?: Transport["onerror"];
+  onmessage?: Transport["onmessage"];
+
+  constructor(
+    private readonly inner: WebStandardStreamableHTTPServerTransport,
+    private readonly answered: (id: RequestId) => void,
+  ) {
+    inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    try {
+      await this.inner.send(message, options);
+    } finally {
+      if (isFinal(message)) this.answered((message as { id: RequestId }).id);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
   }
 }
