@@ -9,7 +9,7 @@ import { createRemoteJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } fro
 import { CachedDiscovery } from "./discovery.js";
 import { Introspector } from "./introspection.js";
 import type { OAuthSettings } from "./settings.js";
-import { audienceMatches, requireScopes, scopesOf, TokenError } from "./token-error.js";
+import { requireScopes, scopesOf, TokenError } from "./token-error.js";
 
 export interface VerifierOptions {
   /** Minimum time between two JWKS refetches for an unknown `kid` (jose's cooldown); default 30 s. */
@@ -143,5 +143,3 @@ export function createTokenVerifier(
     },
   };
 }
-
-export { audienceMatches };
