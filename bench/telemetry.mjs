@@ -8,6 +8,7 @@
 // With BENCH_BASELINE_CLI=/path/to/an/older/dist/cli.js (a build from before telemetry existed)
 // the "off" figures are also set beside that build's: telemetry off should change nothing.
 import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -84,6 +85,38 @@ async function connect(url) {
       await transport.terminateSession().catch(() => {});
       await client.close();
     },
+  };
+}
+
+/** Spawn-to-exit of `node` running `code` (ESM), median of SPAWNS. */
+async function nodeRun(code) {
+  const times = [];
+  for (let i = 0; i < SPAWNS; i++) {
+    const t0 = performance.now();
+    await new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: "ignore" });
+      child.once("error", reject);
+      child.once("exit", resolve);
+    });
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+/** What switching telemetry on adds to start-up: loading its chunk, in a fresh process. */
+async function chunkCost() {
+  const dir = fileURLToPath(new URL("../dist/chunks/", import.meta.url));
+  const chunk = readdirSync(dir).find((f) => /^otel-.*\.js$/.test(f));
+  if (!chunk) throw new Error("no otel chunk in dist/chunks: npm run build");
+  const bare = await nodeRun("");
+  const loaded = await nodeRun(`await import(${JSON.stringify(`${dir}${chunk}`)});`);
+  return {
+    metric: `node + import of the OpenTelemetry chunk, median of ${SPAWNS}`,
+    value: loaded - bare,
+    unit: "ms",
+    compare: `${round(loaded)} ms vs bare node ${round(bare)} ms; loaded only when telemetry is on`,
+    target: "≤ 150 ms",
+    ok: loaded - bare <= 150,
   };
 }
 
@@ -214,6 +247,7 @@ export async function run() {
   try {
     const baseline = process.env.BENCH_BASELINE_CLI;
     const rows = [
+      await chunkCost(),
       ...(await startup(sandbox, onEnv, baseline)),
       ...(await roundTrip(sandbox, onEnv, baseline)),
     ];
