@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Console output of passing tests is dropped; a failing test's is shown with it.
+    silent: "passed-only",
+    setupFiles: ["test/setup/quiet-output.ts"],
   },
 });
