@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFile, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultCacheDir, writeFileAtomic } from "../agents/cache-files.js";
 
@@ -21,6 +22,10 @@ export interface ShellSandboxState {
   key: string;
   pid: number;
 }
+
+const SECRETS = ["WEBDATA_API_KEY", "WEBDATA_LEGACY_AUTH", "WEBDATA_HTTP_TOKEN"];
+const withoutSecrets = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([k]) => !SECRETS.includes(k)));
 
 export const stateFileIn = (cacheDir: string | undefined) => join(cacheDir ?? defaultCacheDir(), STATE_NAME);
 
@@ -78,7 +83,9 @@ export async function shellSandbox(
     {
       detached: true,
       stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, WEBDATA_SANDBOX_KEY: key },
+      // A process that lives on needs none of the caller's secrets, nor to hold its folder.
+      cwd: tmpdir(),
+      env: { ...withoutSecrets(process.env), WEBDATA_SANDBOX_KEY: key },
     },
   );
   let stderr = "";

@@ -157,6 +157,10 @@ describe("configuration problems found at start-up", () => {
     });
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("/v1/v2/serp");
+    expect(r.stdout).toMatch(
+      /^Error \[not_found\]: The API has no such path \(HTTP 404\): WEBDATA_BASE_URL ends in a version segment/,
+    );
+    expect(r.stdout).not.toContain("Check the id or name");
     expect(r.stdout).toContain(
       "WEBDATA_BASE_URL ends in /v1; set WEBDATA_BASE_URL to the service host without the version",
     );

@@ -85,4 +85,15 @@ describe("call --sandbox chains across processes", () => {
     const again = await runCli(["sandbox", "--stop"], env);
     expect(again.stderr).toBe("web-data-mcp: no shell sandbox is running\n");
   });
+
+  it("exits by itself once idle, removing its state file", async () => {
+    const file = join(cache, "idle.json");
+    // Idle after one second without API requests; the run ends only when the sandbox exits.
+    const r = await runCli(["sandbox", "--exit-when-idle", "1", "--state-file", file], {
+      WEBDATA_SANDBOX_KEY: "sbx_idle_test_key",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(existsSync(file)).toBe(false);
+  });
 });
