@@ -51,8 +51,12 @@ if (strays.length > 0) {
   fail(`dist/cli.js is tsc's output, not the bundle (it loads ${strays[0]}): run npm run build`);
 }
 
+// The stdio server answers tools/list from this build-time list while its tools load.
+const TOOL_LIST = "dist/tool-list.json";
+if (!existsSync(join(root, TOOL_LIST))) fail(`${TOOL_LIST} is missing: run npm run build`);
+
 const files = [
-  ...["manifest.json", manifest.icon, "package.json", "README.md", "LICENSE"].filter(
+  ...["manifest.json", manifest.icon, "package.json", "README.md", "LICENSE", TOOL_LIST].filter(
     (f) => f && existsSync(join(root, f)),
   ),
   ...loaded,

@@ -17,3 +17,9 @@ export type Toolset = (typeof TOOLSETS)[number];
 export const DEFAULT_TOOLSETS: readonly Toolset[] = TOOLSETS.filter((t) => t !== "legacy");
 
 export const isToolset = (name: string): name is Toolset => (TOOLSETS as readonly string[]).includes(name);
+
+/** Whether a configuration exposes a toolset: one of its toolsets; `legacy` only with a legacy credential. */
+export const exposesToolset = (
+  config: { toolsets: readonly string[]; legacyAuth?: string },
+  toolset: Toolset,
+) => config.toolsets.includes(toolset) && (toolset !== "legacy" || !!config.legacyAuth);

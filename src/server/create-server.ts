@@ -6,7 +6,14 @@
  *   const { server } = createServer({ config }); await server.connect(transport);
  * Several servers (e.g. one per HTTP session) may share one `WebDataClient` by passing `client`,
  * and one task store (e.g. a Redis-backed one shared by replicas) by passing `taskStore`.
+ *
+ * Start-up: what `initialize` and `tools/list` do not need (the API client and undici, the tool
+ * handlers, the agent catalog, argument and result checks: ./runtime.ts) is loaded in the
+ * background. Until it is, `tools/list` answers from the build-time list (`dist/tool-list.json`,
+ * written by scripts/tool-list.mjs from the same `listTools`) when the configuration needs nothing
+ * else (no `WEBDATA_AGENT_TOOLS`, the registry's own tools); a call waits for the load.
  */
+import { readFileSync } from "node:fs";
 import {
   InMemoryTaskMessageQueue,
   InMemoryTaskStore,
@@ -16,15 +23,15 @@ import {
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ListToolsRequestSchema, type LoggingLevel, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { WebDataClient } from "../api/client.js";
+import type { WebDataClient } from "../api/client.js";
 import type { ApiObserver } from "../api/observer.js";
 import { makeRedactor } from "../api/redact.js";
 import { type Config, configSecrets } from "../config.js";
-import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
-import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "../tools/tool.js";
-import { CallRequestSchema, callTool } from "./call-tool.js";
-import { listTools } from "./list-tools.js";
+import type { ServerExtension, ToolDefinition, ToolServices } from "../tools/tool.js";
+import { exposesToolset, isToolset } from "../toolsets.js";
+import { CallRequestSchema } from "./call-request.js";
 import { createLogger, type ServerLogger } from "./logging.js";
+import type { Runtime } from "./runtime.js";
 import { TaskWork } from "./tasks.js";
 import { SERVER_NAME, VERSION } from "./version.js";
 
@@ -62,13 +69,12 @@ export interface CreateServerOptions {
 
 export interface WebDataServer {
   server: Server;
-  client: WebDataClient;
   services: ToolServices;
   logger: ServerLogger;
-  /** The tools `tools/list` shows right now, by name (static and added by extensions). */
+  /** The tools `tools/list` shows right now, by name (filled once the tools are loaded). */
   tools: ReadonlyMap<string, ToolDefinition>;
   eventStore?: EventStore;
-  /** Settles when every extension's start-up work has (errors are logged, never thrown). */
+  /** Settles when the tools are loaded and every extension's start-up work has (errors are logged). */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -78,21 +84,30 @@ const INSTRUCTIONS =
   "site map and crawl, pre-built extraction agents and templates. Long work returns a handle when it " +
   "runs past the wait limit: continue it with get_task using the ids given.";
 
+/** The build-time list (dist/tool-list.json) for this configuration, when it is there and current. */
+function buildTimeList(config: Config): Tool[] | undefined {
+  for (const rel of ["./tool-list.json", "../tool-list.json"]) {
+    let file: { version?: unknown; tools?: Array<{ toolset: string; tool: Tool }> };
+    try {
+      file = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8"));
+    } catch {
+      continue;
+    }
+    if (file.version !== VERSION || !Array.isArray(file.tools)) return undefined;
+    return file.tools
+      .filter((t) => isToolset(t.toolset) && exposesToolset(config, t.toolset))
+      .map((t) => t.tool);
+  }
+  return undefined;
+}
+
+/** When a server with a build-time list loads its tools anyway if nothing asked for them (ms). */
+const WARM_AFTER_MS = 200;
+
 export function createServer(options: CreateServerOptions): WebDataServer {
   const { config } = options;
   const redact = makeRedactor(configSecrets(config));
   const logger = options.logger ?? createLogger({ redact, stderrLevel: options.stderrLevel });
-  const ownsClient = !options.client;
-  const client =
-    options.client ??
-    new WebDataClient({
-      baseUrl: config.baseUrl,
-      apiKey: config.apiKey,
-      legacyBaseUrl: config.legacyBaseUrl,
-      legacyAuth: config.legacyAuth,
-      maxRps: config.maxRps,
-      observer: options.observer,
-    });
   const ownStore = options.taskStore || options.taskWork ? undefined : new InMemoryTaskStore();
   const work = options.taskWork ?? new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));
   const server = new Server(
@@ -110,77 +125,111 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   );
   const detachLogger = logger.attach(server);
   const services: ToolServices = options.services ?? {};
-  const deps = { config, client, services, log: logger, redact, work };
-
-  const staticTools = options.tools ?? selectTools(config);
-  const groups = new Map<string, readonly ToolDefinition[]>();
   const tools = new Map<string, ToolDefinition>();
-  let listed: Tool[] = [];
-  const rebuild = () => {
-    tools.clear();
-    for (const tool of [...staticTools, ...[...groups.values()].flat()]) tools.set(tool.name, tool);
-    listed = listTools(tools.values());
-  };
-  rebuild();
+  const prelisted =
+    options.tools || options.extensions || config.agentTools.length > 0 ? undefined : buildTimeList(config);
 
   const gates: Promise<unknown>[] = [];
   /** The list as last answered, and whether the client has been told it changed since. */
   let answered: string | undefined;
   let notified = false;
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    if (gates.length > 0) await Promise.allSettled(gates);
-    answered = JSON.stringify(listed);
-    notified = false;
-    return { tools: listed };
-  });
-  server.setRequestHandler(CallRequestSchema, (request, extra) =>
-    callTool(request, extra, tools.get(request.params.name), deps),
-  );
-
+  let loaded: Runtime | undefined;
+  const current = () => (loaded ? loaded.listed() : undefined);
+  /** One notification per change the client has not yet re-read; none before it listed at all. */
+  const changed = () => {
+    const now = current();
+    if (!now || answered === undefined || notified || !server.transport) return;
+    if (JSON.stringify(now) === answered) return;
+    notified = true;
+    server.sendToolListChanged().catch(() => {});
+  };
   const initialized: Array<() => void> = [];
+  let handshakeDone = false;
   server.oninitialized = () => {
+    handshakeDone = true;
     for (const fn of initialized.splice(0)) fn();
   };
   const closers: Array<() => void | Promise<void>> = [];
-  const host: ServerHost = {
-    config,
-    client,
-    services,
-    log: logger,
-    setTools(group, defined) {
-      groups.set(group, defined);
-      rebuild();
-      // One notification per change the client has not yet re-read; none before it listed at all.
-      if (answered === undefined || notified || !server.transport) return;
-      if (JSON.stringify(listed) === answered) return;
-      notified = true;
-      server.sendToolListChanged().catch(() => {});
-    },
-    beforeList: (promise) => void gates.push(promise),
-    onInitialized: (fn) => void initialized.push(fn),
-    onClose: (fn) => void closers.push(fn),
-  };
-  const ready = Promise.all(
-    (options.extensions ?? SERVER_EXTENSIONS).map(async (extension) => {
-      try {
-        await extension(host);
-      } catch (error) {
-        logger.error(`server extension failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }),
-  ).then(() => undefined);
 
+  let runtimePromise: Promise<Runtime> | undefined;
+  /** Loads the tools on first need: a call, a list the build-time one cannot answer, `ready`. */
+  const runtime = (): Promise<Runtime> => (runtimePromise ??= loadRuntime());
+  const loadRuntime = () =>
+    import("./runtime.js")
+      .then(({ startRuntime }) => {
+        loaded = startRuntime({
+          config,
+          client: options.client,
+          observer: options.observer,
+          tools: options.tools,
+          extensions: options.extensions,
+          services,
+          logger,
+          redact,
+          work,
+          toolMap: tools,
+          changed,
+          beforeList: (promise) => void gates.push(promise),
+          // The tools may load after the handshake: then it has happened already.
+          onInitialized: (fn) => (handshakeDone ? queueMicrotask(fn) : void initialized.push(fn)),
+          onClose: (fn) => void closers.push(fn),
+        });
+        // Had the build-time list been answered and the loaded one differ: tell the client.
+        queueMicrotask(changed);
+        return loaded;
+      })
+      .catch((error) => {
+        logger.error(`server tools failed to load: ${String(error)}`);
+        throw error;
+      });
+  // Without a build-time list the first tools/list needs them: start at once. With one, once the
+  // client has had it (or shortly after start, for a client that does not ask), so they are warm
+  // for the first call without slowing the handshake.
+  if (!prelisted) void runtime().catch(() => {});
+  const warm = setTimeout(() => void runtime().catch(() => {}), WARM_AFTER_MS);
+  warm.unref();
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    let tools = loaded || !prelisted ? undefined : prelisted;
+    if (tools) setImmediate(() => void runtime().catch(() => {}));
+    else {
+      const rt = await runtime();
+      if (gates.length > 0) await Promise.allSettled(gates);
+      tools = rt.listed();
+    }
+    answered = JSON.stringify(tools);
+    notified = false;
+    return { tools };
+  });
+  server.setRequestHandler(CallRequestSchema, async (request, extra) =>
+    (await runtime()).call(request, extra),
+  );
+
+  let ready: Promise<void> | undefined;
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
+      clearTimeout(warm);
       if (!options.taskWork) work.close();
       ownStore?.cleanup();
+      const rt = await runtimePromise?.catch(() => undefined);
       for (const fn of closers) await Promise.resolve(fn()).catch(() => {});
       detachLogger();
       await server.close().catch(() => {});
-      if (ownsClient) await client.close();
+      await rt?.close();
     })();
     return closed;
   };
-  return { server, client, services, logger, tools, eventStore: options.eventStore, ready, close };
+  return {
+    server,
+    services,
+    logger,
+    tools,
+    eventStore: options.eventStore,
+    get ready() {
+      ready ??= runtime().then((rt) => rt.ready);
+      return ready;
+    },
+    close,
+  };
 }

@@ -4,6 +4,7 @@
  */
 
 import type { Config } from "../config.js";
+import { exposesToolset } from "../toolsets.js";
 import { agentsExtension } from "./agent-tools.js";
 import { checkDomainHealth } from "./check-domain-health.js";
 import { crawlSite } from "./crawl-site.js";
@@ -42,6 +43,5 @@ export function selectTools(
   config: Pick<Config, "toolsets" | "legacyAuth">,
   tools: readonly ToolDefinition[] = ALL_TOOLS,
 ): ToolDefinition[] {
-  const wanted = new Set(config.toolsets);
-  return tools.filter((t) => wanted.has(t.toolset) && (t.toolset !== "legacy" || !!config.legacyAuth));
+  return tools.filter((t) => exposesToolset(config, t.toolset));
 }

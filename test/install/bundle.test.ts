@@ -134,11 +134,25 @@ describe("the .mcpb bundle", () => {
   it("holds only the manifest, icon, docs and the self-contained build, and stays small", async () => {
     const files = await listFiles(unpacked);
     expect(files).toEqual(
-      expect.arrayContaining(["manifest.json", "icon.png", "package.json", "dist/cli.js"]),
+      expect.arrayContaining([
+        "manifest.json",
+        "icon.png",
+        "package.json",
+        "dist/cli.js",
+        "dist/tool-list.json",
+      ]),
     );
     const other = files.filter(
       (f) =>
-        !["manifest.json", "icon.png", "package.json", "README.md", "LICENSE", "dist/cli.js"].includes(f),
+        ![
+          "manifest.json",
+          "icon.png",
+          "package.json",
+          "README.md",
+          "LICENSE",
+          "dist/cli.js",
+          "dist/tool-list.json",
+        ].includes(f),
     );
     expect(other.length).toBeGreaterThan(0);
     for (const f of other) expect(f).toMatch(/^dist\/chunks\/[^/]+\.js$/);

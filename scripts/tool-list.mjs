@@ -1,0 +1,14 @@
+// Writes dist/tool-list.json: every registry tool's tools/list entry (the same pure listTools the
+// server's handler uses) with its toolset, so a starting server can answer tools/list from its own
+// SDK handler before the tool definitions, zod schemas and the API client are loaded
+// (src/server/create-server.ts). Run by `npm run build` after tsc; imports the tsc output.
+import { writeFileSync } from "node:fs";
+import { listTools } from "../dist/server/list-tools.js";
+import { VERSION } from "../dist/server/version.js";
+import { ALL_TOOLS } from "../dist/tools/registry.js";
+
+const tools = listTools(ALL_TOOLS).map((tool, i) => ({ toolset: ALL_TOOLS[i].toolset, tool }));
+writeFileSync(
+  new URL("../dist/tool-list.json", import.meta.url),
+  JSON.stringify({ version: VERSION, tools }),
+);

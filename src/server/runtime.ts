@@ -1,0 +1,108 @@
+/**
+ * What a server needs beyond `initialize` and the build-time `tools/list`, loaded by
+ * `createServer()` in the background (a dynamic import): the API client (undici), the tool
+ * definitions and their handlers, the agent catalog extension, argument and result checks. Holds
+ * the tool set — the configured toolsets plus the groups extensions set — and runs the calls.
+ */
+import type { CallToolRequest } from "@modelcontextprotocol/sdk/types.js";
+import { WebDataClient } from "../api/client.js";
+import type { ApiObserver } from "../api/observer.js";
+import type { Config } from "../config.js";
+import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
+import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "../tools/tool.js";
+import { callTool } from "./call-tool.js";
+import { listTools } from "./list-tools.js";
+import type { ServerLogger } from "./logging.js";
+import type { Extra } from "./run-tool.js";
+import type { TaskWork } from "./tasks.js";
+
+export interface RuntimeInput {
+  config: Config;
+  client?: WebDataClient;
+  observer?: ApiObserver;
+  tools?: readonly ToolDefinition[];
+  extensions?: readonly ServerExtension[];
+  services: ToolServices;
+  logger: ServerLogger;
+  redact: (text: string) => string;
+  work: TaskWork;
+  /** Filled with the current tools by name. */
+  toolMap: Map<string, ToolDefinition>;
+  /** Called after the tool set changed (the server decides whether to notify the client). */
+  changed(): void;
+  beforeList(work: Promise<unknown>): void;
+  onInitialized(fn: () => void): void;
+  onClose(fn: () => void | Promise<void>): void;
+}
+
+export interface Runtime {
+  listed(): ReturnType<typeof listTools>;
+  call(request: Pick<CallToolRequest, "params">, extra: Extra): ReturnType<typeof callTool>;
+  /** Settles when every extension's start-up work has (errors are logged, never thrown). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+export function startRuntime(input: RuntimeInput): Runtime {
+  const { config, logger } = input;
+  const client =
+    input.client ??
+    new WebDataClient({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      legacyBaseUrl: config.legacyBaseUrl,
+      legacyAuth: config.legacyAuth,
+      maxRps: config.maxRps,
+      observer: input.observer,
+    });
+  const deps = {
+    config,
+    client,
+    services: input.services,
+    log: logger,
+    redact: input.redact,
+    work: input.work,
+  };
+  const staticTools = input.tools ?? selectTools(config);
+  const groups = new Map<string, readonly ToolDefinition[]>();
+  let listed = listTools([]);
+  const rebuild = () => {
+    input.toolMap.clear();
+    for (const tool of [...staticTools, ...[...groups.values()].flat()]) input.toolMap.set(tool.name, tool);
+    listed = listTools(input.toolMap.values());
+  };
+  rebuild();
+
+  const host: ServerHost = {
+    config,
+    client,
+    services: input.services,
+    log: logger,
+    setTools(group, defined) {
+      groups.set(group, defined);
+      rebuild();
+      input.changed();
+    },
+    beforeList: input.beforeList,
+    onInitialized: input.onInitialized,
+    onClose: input.onClose,
+  };
+  const ready = Promise.all(
+    (input.extensions ?? SERVER_EXTENSIONS).map(async (extension) => {
+      try {
+        await extension(host);
+      } catch (error) {
+        logger.error(`server extension failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }),
+  ).then(() => undefined);
+
+  return {
+    listed: () => listed,
+    call: (request, extra) => callTool(request, extra, input.toolMap.get(request.params.name), deps),
+    ready,
+    close: async () => {
+      if (!input.client) await client.close();
+    },
+  };
+}
