@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createResourceServer } from "../../src/server/http/oauth/resource-server.js";
 import { readOAuthSettings } from "../../src/server/http/oauth/settings.js";
 import { TokenError } from "../../src/server/http/oauth/token-error.js";
 import { createTokenVerifier } from "../../src/server/http/oauth/verifier.js";
@@ -134,5 +135,60 @@ describe("OAuth settings", () => {
     expect(() => readOAuthSettings({ WEBDATA_OAUTH_INTROSPECTION_URL: "https://x.example/i" }, {})).toThrow(
       /needs WEBDATA_OAUTH_ISSUER/,
     );
+  });
+});
+
+/** A token of `issuer` signed with a fresh key (its issuer cannot be asked for it anyway). */
+async function signedBy(issuer: string): Promise<string> {
+  const k = await key("k-unreachable");
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "ES256", kid: k.kid })
+    .setIssuer(issuer)
+    .setAudience(RESOURCE)
+    .setExpirationTime("10m")
+    .sign(k.privateKey);
+}
+
+describe("an issuer that does not answer", () => {
+  it("verifier(issuer down): 503 temporarily_unavailable, not a 401 that would restart authorization", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const down = `http://127.0.0.1:${port}`;
+    const rs = createResourceServer(
+      { issuer: down, scopes: [], introspectionUrl: `${down}/introspect` },
+      { publicUrl: "https://mcp.example.com", mcpPath: "/mcp" },
+    );
+    const jwt = await signedBy(down);
+    for (const token of [jwt, "opaque-token-value"]) {
+      const outcome = await rs.authenticate(`Bearer ${token}`);
+      expect(outcome.refusal?.status).toBe(503);
+      expect(outcome.refusal?.body.error).toBe("temporarily_unavailable");
+      expect(outcome.refusal?.headers["retry-after"]).toBe("5");
+    }
+  });
+
+  it("verifier(key set unreachable): discovery works but the JWKS does not → 503", async () => {
+    published = [];
+    const broken = createServer((req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.url === "/.well-known/oauth-authorization-server") {
+        res.end(JSON.stringify({ issuer: brokenIssuer, jwks_uri: `${brokenIssuer}/jwks` }));
+      } else {
+        res.statusCode = 500;
+        res.end("{}");
+      }
+    });
+    await new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve));
+    const brokenIssuer = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+    try {
+      const jwt = await signedBy(brokenIssuer);
+      const verifier = createTokenVerifier({ issuer: brokenIssuer, scopes: [] }, RESOURCE);
+      const failed = verifier.verifyAccessToken(jwt);
+      await expect(failed).rejects.toMatchObject({ code: "temporarily_unavailable", status: 503 });
+    } finally {
+      await new Promise<void>((resolve) => broken.close(() => resolve()));
+    }
   });
 });

@@ -14,7 +14,7 @@ export type AuthOutcome =
   | { ok: true; auth?: AuthInfo }
   | {
       ok: false;
-      status: 401 | 403;
+      status: 401 | 403 | 503;
       message: string;
       headers?: Record<string, string>;
       /** Sent as the JSON body instead of a JSON-RPC error (e.g. OAuth's `{error, error_description}`). */

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthSettings } from "./settings.js";
-import { audienceMatches, requireScopes, scopesOf, TokenError } from "./token-error.js";
+import { audienceMatches, requireScopes, scopesOf, TokenError, unavailable } from "./token-error.js";
 
 const CACHE_MS = 60_000;
 const CACHE_MAX = 10_000;
@@ -64,10 +64,7 @@ export class Introspector {
       }
       claims = (await response.json()) as Record<string, unknown>;
     } catch (error) {
-      throw new TokenError(
-        "invalid_token",
-        `the token cannot be checked now: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw unavailable(error);
     }
     if (claims.active !== true) throw new TokenError("invalid_token", "the token is not active");
     if (typeof claims.iss === "string" && claims.iss.replace(/\/+$/, "") !== issuer.replace(/\/+$/, "")) {

@@ -12,7 +12,7 @@ import { createTokenVerifier, type TokenVerifier, type VerifierOptions } from ".
 export const PRM_PATH = "/.well-known/oauth-protected-resource";
 
 export interface OAuthRefusal {
-  status: 401 | 403;
+  status: 401 | 403 | 503;
   headers: Record<string, string>;
   body: { error: string; error_description: string };
 }
@@ -42,6 +42,13 @@ export function createResourceServer(
   const verifier = options.verifier ?? createTokenVerifier(settings, resource, options);
 
   const challenge = (error?: TokenError): OAuthRefusal => {
+    if (error?.code === "temporarily_unavailable") {
+      return {
+        status: 503,
+        headers: { "retry-after": "5" },
+        body: { error: error.code, error_description: error.message },
+      };
+    }
     const params = [`resource_metadata=${quote(metadataUrl)}`];
     const scopes = error?.scopes ?? settings.scopes;
     if (scopes.length > 0) params.push(`scope=${quote(scopes.join(" "))}`);

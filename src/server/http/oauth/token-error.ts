@@ -1,8 +1,12 @@
-/** Why a bearer token was refused, as RFC 6750 puts it (error code + status). */
+/**
+ * Why a bearer token was refused, as RFC 6750 puts it (error code + status), or why it could not
+ * be checked at all (`temporarily_unavailable`: the issuer's keys, discovery or introspection
+ * endpoint did not answer; a 503, so that clients do not start a new authorization for nothing).
+ */
 export class TokenError extends Error {
   override name = "TokenError";
   constructor(
-    readonly code: "invalid_token" | "insufficient_scope",
+    readonly code: "invalid_token" | "insufficient_scope" | "temporarily_unavailable",
     message: string,
     /** For `insufficient_scope`: the scopes the request needs. */
     readonly scopes?: string[],
@@ -10,9 +14,18 @@ export class TokenError extends Error {
     super(message);
   }
 
-  get status(): 401 | 403 {
+  get status(): 401 | 403 | 503 {
+    if (this.code === "temporarily_unavailable") return 503;
     return this.code === "insufficient_scope" ? 403 : 401;
   }
+}
+
+/** The issuer's side did not answer: a 503 saying so. */
+export function unavailable(error: unknown): TokenError {
+  return new TokenError(
+    "temporarily_unavailable",
+    `the token cannot be checked now (${error instanceof Error ? error.message : String(error)}): try again shortly`,
+  );
 }
 
 /** Scopes from the `scope` claim (space-separated) or `scp` (string or array, as Entra ID and Okta send it). */

@@ -9,7 +9,7 @@ import { createRemoteJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } fro
 import { CachedDiscovery } from "./discovery.js";
 import { Introspector } from "./introspection.js";
 import type { OAuthSettings } from "./settings.js";
-import { requireScopes, scopesOf, TokenError } from "./token-error.js";
+import { requireScopes, scopesOf, TokenError, unavailable } from "./token-error.js";
 
 export interface VerifierOptions {
   /** Minimum time between two JWKS refetches for an unknown `kid` (jose's cooldown); default 30 s. */
@@ -59,10 +59,7 @@ export function createTokenVerifier(
     try {
       metadata = await discovery.get();
     } catch (error) {
-      throw new TokenError(
-        "invalid_token",
-        `the token cannot be checked now: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw unavailable(error);
     }
     if (!metadata.jwks_uri) {
       throw new TokenError(
@@ -112,13 +109,16 @@ export function createTokenVerifier(
       if (error instanceof errors.JWKSNoMatchingKey) {
         throw new TokenError("invalid_token", "the token is signed with a key the issuer does not publish");
       }
-      if (error instanceof errors.JOSEError) {
-        throw new TokenError("invalid_token", `the token's signature does not verify (${error.code})`);
+      // The key set could not be fetched (timeout, not 200, not a key set): the issuer's problem.
+      if (
+        error instanceof errors.JWKSTimeout ||
+        error instanceof errors.JWKSInvalid ||
+        !(error instanceof errors.JOSEError) ||
+        error.code === "ERR_JOSE_GENERIC"
+      ) {
+        throw unavailable(error);
       }
-      throw new TokenError(
-        "invalid_token",
-        `the token cannot be checked now: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new TokenError("invalid_token", `the token's signature does not verify (${error.code})`);
     }
     const scopes = scopesOf(payload);
     requireScopes(scopes, settings.scopes);
