@@ -170,6 +170,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     get(flags.legacyBaseUrl, "WEBDATA_LEGACY_BASE_URL"),
   );
   const notes: string[] = [];
+  const version = baseUrl === undefined ? null : /\/(v\d+)$/.exec(baseUrl);
+  if (version) {
+    notes.push(
+      `WEBDATA_BASE_URL ends in /${version[1]}, but the tools add /v1 and /v2 themselves; set it to the service host without the version`,
+    );
+  }
   const toolsets = parseToolsets(
     get(flags.toolsets, "WEBDATA_TOOLSETS"),
     legacyAuth,

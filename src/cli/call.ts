@@ -90,6 +90,10 @@ function describeType(p: Record<string, any>): string {
 /** `call TOOL --help`: the tool's arguments (from its input schema) and its examples. */
 export function toolHelp(name: string): string {
   const tool = ALL_TOOLS.find((t) => t.name === name);
+  if (!tool && name.startsWith("agent_")) {
+    const agent = name.slice("agent_".length);
+    return `${name} takes the params of agent ${agent} directly (when WEBDATA_AGENT_TOOLS names it). Its params and an example:\n  web-data-mcp call list_agents '{"name":"${agent}"}' --sandbox`;
+  }
   if (!tool) {
     throw new UsageError(
       unknownToolMessage(

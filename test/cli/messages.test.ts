@@ -88,6 +88,9 @@ describe("command-line mistakes", () => {
     const unknown = await runCli(["call", "get_tsk", "--help"]);
     expect(unknown.status).toBe(2);
     expect(oneLine(unknown.stderr)).toContain("the nearest is get_task");
+    const agent = await runCli(["call", "agent_news_article", "--help"]);
+    expect(agent.status).toBe(0);
+    expect(agent.stdout).toContain(`web-data-mcp call list_agents '{"name":"news_article"}' --sandbox`);
   });
 
   it("the sandbox will not bind beyond loopback without --key", async () => {
@@ -161,6 +164,9 @@ describe("configuration problems found at start-up", () => {
       /^Error \[not_found\]: The API has no such path \(HTTP 404\): WEBDATA_BASE_URL ends in a version segment/,
     );
     expect(r.stdout).not.toContain("Check the id or name");
+    expect(r.stderr).toContain(
+      "web-data-mcp: note: WEBDATA_BASE_URL ends in /v1, but the tools add /v1 and /v2 themselves; set it to the service host without the version",
+    );
     expect(r.stdout).toContain(
       "WEBDATA_BASE_URL ends in /v1; set WEBDATA_BASE_URL to the service host without the version",
     );
