@@ -11,8 +11,15 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const STAMP = join(root, "dist/.build-inputs");
-const OUTPUTS = ["dist/cli.js", "dist/demo.js"];
-const INPUTS = ["src", "scripts/bundle.mjs", "package.json", "package-lock.json", "tsconfig.json"];
+const OUTPUTS = ["dist/cli.js", "dist/demo.js", "dist/tool-list.json"];
+const INPUTS = [
+  "src",
+  "scripts/bundle.mjs",
+  "scripts/tool-list.mjs",
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+];
 
 function files(path) {
   const full = join(root, path);
