@@ -8,6 +8,9 @@
  *   under 10% of the limit (the end of a fixed window, or someone else using the key) spreads
  *   what is left until the reset; none left holds every request until the reset; a 429 holds
  *   every request for the wait it asks (`pauseFor`).
+ * - With a `SharedRateStore` installed (`useSharedRateStore`: a fleet's Redis), each grant also
+ *   reserves a slot in one fleet-wide GCRA per key, and a 429's pause holds the key fleet-wide.
+ *   The process keeps at most `MAX_LIMITERS` limiters, idle ones dropped first.
  */
 import { createHash } from "node:crypto";
 import { abortedError } from "./abort.js";
@@ -33,7 +36,24 @@ const LOW_REMAINING_FRACTION = 0.1;
 /** Server-named pauses longer than this are taken as clock skew and capped. */
 const MAX_PAUSE_MS = 61_000;
 
+/** A GCRA shared by every process using a key (implemented over Redis by the HTTP layer). */
+export interface SharedRateStore {
+  /** Reserves the key's next slot at `ratePerSecond` with `burst`; resolves with the ms to wait for it. */
+  reserve(key: string, ratePerSecond: number, burst: number): Promise<number>;
+  /** Holds the key until `untilMs` (epoch ms) for everyone (after a 429). */
+  hold(key: string, untilMs: number): void;
+}
+
+let sharedStore: SharedRateStore | undefined;
+
+/** Installs (or, with undefined, removes) the fleet-wide store for every limiter of this process. */
+export function useSharedRateStore(store: SharedRateStore | undefined): void {
+  sharedStore = store;
+}
+
 export class RateLimiter {
+  /** Names the key in a shared store (a hash, never the key). */
+  readonly id: string;
   #configuredRate: number;
   #rate: number;
   readonly #now: () => number;
@@ -51,8 +71,9 @@ export class RateLimiter {
   #serverResetMs = 0;
   #serverRemaining = Number.POSITIVE_INFINITY;
 
-  constructor(ratePerSecond: number, options: { now?: () => number } = {}) {
+  constructor(ratePerSecond: number, options: { now?: () => number; id?: string } = {}) {
     if (!(ratePerSecond > 0)) throw new RangeError("rate must be a positive number of requests per second");
+    this.id = options.id ?? "";
     this.#configuredRate = ratePerSecond;
     this.#rate = ratePerSecond;
     this.#now = options.now ?? Date.now;
@@ -69,8 +90,22 @@ export class RateLimiter {
     this.#rate = Math.min(this.#rate, ratePerSecond);
   }
 
+  /** True when nothing waits and the bucket is full again (safe to drop). */
+  get idle(): boolean {
+    return this.#queue.length === 0 && this.#tat <= this.#now() && this.#notBefore <= this.#now();
+  }
+
   /** Resolves when a request may start; rejects with an `aborted` ApiError if `signal` aborts first. */
-  acquire(signal?: AbortSignal): Promise<void> {
+  async acquire(signal?: AbortSignal): Promise<void> {
+    await this.#acquireLocal(signal);
+    const shared = sharedStore;
+    if (!shared || !this.id) return;
+    const burst = Math.max(1, Math.floor(this.#rate * BURST_FRACTION));
+    const waitMs = await shared.reserve(this.id, this.#rate, burst);
+    if (waitMs > 0) await sleep(waitMs, signal);
+  }
+
+  #acquireLocal(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortedError());
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal };
@@ -90,6 +125,7 @@ export class RateLimiter {
   /** Holds every request for `ms` (after a 429). */
   pauseFor(ms: number): void {
     this.#notBefore = Math.max(this.#notBefore, this.#now() + Math.min(ms, MAX_PAUSE_MS));
+    if (this.id) sharedStore?.hold(this.id, this.#notBefore);
   }
 
   /** Feeds the `X-RateLimit-*` headers of a response. */
@@ -162,17 +198,45 @@ export class RateLimiter {
   }
 }
 
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }
+    function onAbort() {
+      clearTimeout(timer);
+      reject(abortedError());
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Limiters kept per process; past this the least recently used idle ones are dropped. */
+export const MAX_LIMITERS = 1_000;
+/** Least recently used first. */
 const limiters = new Map<string, RateLimiter>();
+
+/** Limiters held by this process now (tests of the bound). */
+export function limiterCount(): number {
+  return limiters.size;
+}
 
 /** The limiter shared by every client of this process using the same API key against the same origin. */
 export function sharedLimiter(apiKey: string, origin: string, ratePerSecond: number): RateLimiter {
   const id = `${createHash("sha256").update(apiKey).digest("hex")} ${origin}`;
   let limiter = limiters.get(id);
   if (limiter) {
+    limiters.delete(id);
     limiter.lowerRate(ratePerSecond);
   } else {
-    limiter = new RateLimiter(ratePerSecond);
-    limiters.set(id, limiter);
+    limiter = new RateLimiter(ratePerSecond, { id: createHash("sha256").update(id).digest("base64url") });
+    for (const [old, held] of limiters) {
+      if (limiters.size < MAX_LIMITERS) break;
+      if (held.idle) limiters.delete(old);
+    }
   }
+  limiters.set(id, limiter);
   return limiter;
 }

@@ -17,7 +17,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
-import { WebDataClient, type WebDataClientOptions } from "../api/client.js";
+import type { WebDataClient, WebDataClientOptions } from "../api/client.js";
 import type { Config } from "../config.js";
 import type { Telemetry } from "../telemetry/index.js";
 import { type CreateServerOptions, createServer, type WebDataServer } from "./create-server.js";
@@ -70,6 +70,12 @@ export interface HttpServerOptions {
   maxClients?: number;
   /** How long `shutdown()` lets in-flight calls run; default 10 s. */
   drainMs?: number;
+  /**
+   * Shared state in Redis (`WEBDATA_REDIS_URL`): sessions, resumable streams, MCP tasks, webhook
+   * registrations and the fleet-wide rate limit, so replicas behind a load balancer serve any
+   * request. Without it everything is held in this process.
+   */
+  redisUrl?: string;
   /** Clock of the idle sweep (tests). */
   now?: () => number;
   /** Replaces `createServer` (tests). */
@@ -126,8 +132,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const staticAuth = staticTokenAuthenticator(token);
   let callbacks: CallbackRegistry | undefined;
   const makeServer = options.createServer ?? createServer;
-  const taskStore = new InMemoryTaskStore();
-  const taskWork = new TaskWork(taskStore);
+  const limits = {
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_SESSION_LIMITS.idleTimeoutMs,
+    maxSessions: options.maxSessions ?? DEFAULT_SESSION_LIMITS.maxSessions,
+    maxPerCredential: options.maxSessionsPerCredential ?? DEFAULT_SESSION_LIMITS.maxPerCredential,
+  };
+  // Loaded only with a Redis URL (it brings ioredis).
+  const fleet = options.redisUrl
+    ? await (await import("./http/fleet.js")).joinFleet(options.redisUrl, limits, log, options.now)
+    : undefined;
+  const memoryTasks = fleet ? undefined : new InMemoryTaskStore();
+  const taskWork = new TaskWork(fleet?.tasks ?? (memoryTasks as InMemoryTaskStore));
   const services = (ownKey: boolean) => ({
     ...(callbacks ? { taskCompletion: callbacks.completion } : {}),
     ...(ownKey ? { sessionKey: true } : {}),
@@ -141,7 +156,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       maxRps: config.maxRps,
       observer: options.telemetry?.apiObserver,
     };
-    return callbacks ? new CallbackClient(clientOptions, callbacks) : new WebDataClient(clientOptions);
+    return new CallbackClient(clientOptions, callbacks);
   };
   const serverOf = (client: WebDataClient, apiKey: string, ownKey: boolean) =>
     makeServer({
@@ -157,15 +172,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     onError: log,
   });
   let shared: { client: WebDataClient; anchor: WebDataServer } | undefined;
-  const sessions: SessionStore = new MemorySessions(
-    {
-      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_SESSION_LIMITS.idleTimeoutMs,
-      maxSessions: options.maxSessions ?? DEFAULT_SESSION_LIMITS.maxSessions,
-      maxPerCredential: options.maxSessionsPerCredential ?? DEFAULT_SESSION_LIMITS.maxPerCredential,
-    },
-    options.now,
-  );
-  const events: StreamEvents = new MemoryEvents();
+  const sessions: SessionStore = fleet?.sessions ?? new MemorySessions(limits, options.now);
+  const events: StreamEvents = fleet?.events ?? new MemoryEvents();
   const started = Date.now();
   const scrape = options.telemetry?.scrape;
   let sessionsOpen = 0;
@@ -210,6 +218,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         sessions: await countSessions(),
         uptime_s: Math.floor((Date.now() - started) / 1000),
         ...mcp.health(),
+        ...(fleet ? { replica: fleet.shared.replica } : {}),
+        ...(callbacks ? { callbacks_delivered: callbacks.deliveries } : {}),
         clients: clients.size,
       },
     }),
@@ -260,7 +270,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       : undefined;
   const publicOption = options.publicUrl ?? config.publicUrl;
   const publicUrl = typeof publicOption === "function" ? publicOption(port) : publicOption;
-  if (publicUrl) callbacks = new CallbackRegistry({ publicUrl });
+  if (publicUrl) callbacks = new CallbackRegistry({ publicUrl, share: fleet?.callbackShare });
+  await fleet?.onCallback((taskId) => callbacks?.deliveredElsewhere(taskId));
   if (options.oauth) {
     if (!publicUrl) {
       server.close();
@@ -306,7 +317,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       await mcp.whenIdle(AbortSignal.timeout(drainMs));
       await mcp.abortAll(SHUTDOWN_MESSAGE);
       taskWork.close();
-      taskStore.cleanup();
+      memoryTasks?.cleanup();
       await clients.close();
       await shared?.anchor.close();
       await shared?.client.close();
@@ -320,6 +331,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       }
       await options.telemetry?.shutdown();
+      await fleet?.close();
     })();
     return stopping;
   };

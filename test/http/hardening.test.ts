@@ -5,6 +5,7 @@
  * 413 code, and a full IPv6 loopback Host.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { limiterCount, MAX_LIMITERS, sharedLimiter } from "../../src/api/rate-limiter.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HttpServer, startHttpServer } from "../../src/server/http.js";
 import { connect, INITIALIZE, raw, sandboxConfig } from "./helpers.js";
@@ -122,6 +123,13 @@ describe("per-key clients (and their rate limiters) are bounded", () => {
     expect(health.clients).toBeLessThanOrEqual(4);
     clock += 31 * 60_000;
     await http.sweepIdle();
+  });
+});
+
+describe("the per-key rate limiters are bounded", () => {
+  it("keeps at most MAX_LIMITERS however many keys are tried (was +47 MB for 100,000 keys)", () => {
+    for (let i = 0; i < MAX_LIMITERS + 500; i++) sharedLimiter(`wdk_random_${i}`, "http://127.0.0.1:1", 83);
+    expect(limiterCount()).toBeLessThanOrEqual(MAX_LIMITERS);
   });
 });
 

@@ -107,7 +107,7 @@ export function buildApp(deps: AppDeps): HttpApp {
     // The body only cross-checks the task id: a delivery that is not JSON still wakes the wait
     // (which then polls once), so it is read leniently.
     const body = await c.req.json().catch(() => undefined);
-    const result = await registry.receive(c.req.param("token"), c.req.query("secret"), body);
+    const result = await registry.deliver(c.req.param("token"), c.req.query("secret"), body);
     return result.status === 200 ? json(200, { ok: true }) : json(result.status, { error: result.message });
   });
 

@@ -1,9 +1,12 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 /**
- * A `WebDataClient` whose async task submissions carry a callback URL of this server (extract:
- * `callback_url`; agent: `params.callback_url`; map: `callback_url`; crawl: `callback.url` with
- * the end events only) and whose answered task or crawl id is bound to it, so the waiting
- * mechanism can complete on the webhook. A callback the caller set itself is left alone.
- * Everything else is the plain client.
+ * The HTTP endpoint's `WebDataClient`. With a webhook registry, its async task submissions carry
+ * a callback URL of this server (extract: `callback_url`; agent: `params.callback_url`; map:
+ * `callback_url`; crawl: `callback.url` with the end events only) and the answered task or crawl
+ * id is bound to it, so the waiting mechanism can complete on the webhook; a callback the caller
+ * set itself is left alone. Every accepted submission (batches too) is also noted on the current
+ * call (`callContext`): if this replica dies mid-call, a resume elsewhere answers with the handle
+ * instead of leaving the client to submit the work again. Everything else is the plain client.
  */
 import {
   type CallOptions,
@@ -12,54 +15,90 @@ import {
   WebDataClient,
   type WebDataClientOptions,
 } from "../../api/client.js";
-import type { AgentRunRequest, CrawlRequest, ExtractRequest, MapRequest } from "../../api/schemas.js";
+import type { AgentBatchRequest, TemplateBatchRequest } from "../../api/client-types.js";
+import type {
+  AgentRunRequest,
+  BatchSubmission,
+  CrawlRequest,
+  ExtractBatchRequest,
+  ExtractRequest,
+  MapRequest,
+} from "../../api/schemas.js";
 import type { CallbackRegistry, PreparedCallback } from "./callbacks.js";
+import type { UpstreamHandle } from "./events.js";
+
+/** The call being served (set by the MCP endpoint around each request). */
+export const callContext = new AsyncLocalStorage<{ note(handle: UpstreamHandle): void }>();
+
+const noted =
+  <T>(kind: UpstreamHandle["kind"], id: (answer: T) => string) =>
+  (answer: T) => {
+    callContext.getStore()?.note({ kind, id: id(answer) });
+    return answer;
+  };
+const taskId = noted<TaskIdResponse>("task", (a) => a.task_id);
+const batchId = noted<BatchSubmission>("batch", (a) => a.batch_id);
 
 export class CallbackClient extends WebDataClient {
-  readonly #callbacks: CallbackRegistry;
+  readonly #callbacks: CallbackRegistry | undefined;
 
-  constructor(options: WebDataClientOptions, callbacks: CallbackRegistry) {
+  constructor(options: WebDataClientOptions, callbacks?: CallbackRegistry) {
     super(options);
     this.#callbacks = callbacks;
   }
 
   override extractAsync(body: ExtractRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    if (body.callback_url) return super.extractAsync(body, opts);
-    return this.#submit((url) => super.extractAsync({ ...body, callback_url: url }, opts));
+    if (body.callback_url || !this.#callbacks) return super.extractAsync(body, opts).then(taskId);
+    return this.#submit((url) => super.extractAsync({ ...body, callback_url: url }, opts)).then(taskId);
   }
 
   override mapAsync(body: MapRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    if (body.callback_url) return super.mapAsync(body, opts);
-    return this.#submit((url) => super.mapAsync({ ...body, callback_url: url }, opts));
+    if (body.callback_url || !this.#callbacks) return super.mapAsync(body, opts).then(taskId);
+    return this.#submit((url) => super.mapAsync({ ...body, callback_url: url }, opts)).then(taskId);
   }
 
   override runAgentAsync(body: AgentRunRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    if (body.params?.callback_url) return super.runAgentAsync(body, opts);
+    if (body.params?.callback_url || !this.#callbacks) return super.runAgentAsync(body, opts).then(taskId);
     return this.#submit((url) =>
       super.runAgentAsync({ ...body, params: { ...body.params, callback_url: url } }, opts),
-    );
+    ).then(taskId);
   }
 
   override agentsAsync(body: AgentRunRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    if (body.params?.callback_url) return super.agentsAsync(body, opts);
+    if (body.params?.callback_url || !this.#callbacks) return super.agentsAsync(body, opts).then(taskId);
     return this.#submit((url) =>
       super.agentsAsync({ ...body, params: { ...body.params, callback_url: url } }, opts),
-    );
+    ).then(taskId);
   }
 
   override crawl(body: CrawlRequest, opts?: CallOptions): Promise<CrawlIdResponse> {
-    if (body.callback) return super.crawl(body, opts);
+    const crawlId = noted<CrawlIdResponse>("crawl", (a) => a.crawl_id);
+    if (body.callback || !this.#callbacks) return super.crawl(body, opts).then(crawlId);
     return this.#submit(
       (url) => super.crawl({ ...body, callback: { url, events: ["completed", "failed"] } }, opts),
       (answer) => answer.crawl_id,
-    );
+    ).then(crawlId);
+  }
+
+  override extractBatch(body: ExtractBatchRequest, opts?: CallOptions): Promise<BatchSubmission> {
+    return super.extractBatch(body, opts).then(batchId);
+  }
+
+  override agentsBatch(body: AgentBatchRequest, opts?: CallOptions): Promise<BatchSubmission> {
+    return super.agentsBatch(body, opts).then(batchId);
+  }
+
+  override templatesBatch(body: TemplateBatchRequest, opts?: CallOptions): Promise<BatchSubmission> {
+    return super.templatesBatch(body, opts).then(batchId);
   }
 
   async #submit<T extends object>(
     send: (url: string) => Promise<T>,
     idOf: (answer: T) => string = (answer) => (answer as { task_id: string }).task_id,
   ): Promise<T> {
-    const prepared: PreparedCallback = this.#callbacks.prepare();
+    const registry = this.#callbacks;
+    if (!registry) return send("");
+    const prepared: PreparedCallback = registry.prepare();
     try {
       const answer = await send(prepared.url);
       prepared.bind(idOf(answer));

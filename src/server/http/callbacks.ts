@@ -4,7 +4,8 @@
  * id is not known before the API answers), the secret is per registration and checked in
  * constant time. A verified delivery wakes whoever waits on the task through `completion`, which
  * the waiting mechanism races against its polling — polling stays the fallback, so a lost
- * delivery only costs time.
+ * delivery only costs time. In a fleet (`share`), registrations are also kept in Redis and a
+ * delivery that lands on another replica wakes the waiting one through pub/sub (`deliver`).
  */
 import { randomBytes } from "node:crypto";
 import { safeEqual } from "./guard.js";
@@ -23,12 +24,28 @@ export interface PreparedCallback {
   cancel(): void;
 }
 
+/** A registration as other replicas see it. */
+export interface SharedRegistration {
+  secret: string;
+  created: number;
+  taskId?: string;
+}
+
+/** Where registrations are shared between replicas (Redis), and how deliveries are announced. */
+export interface CallbackShare {
+  save(token: string, registration: SharedRegistration, ttlMs: number): void;
+  load(token: string): Promise<SharedRegistration | undefined>;
+  /** Tells every replica that `taskId`'s callback arrived. */
+  publish(taskId: string): void;
+}
+
 export interface CallbackRegistryOptions {
   /** Public base URL of this server (no trailing slash needed). */
   publicUrl: string;
   /** How long a registration (and a delivered mark) is kept; default 6 hours. */
   ttlMs?: number;
   now?: () => number;
+  share?: CallbackShare;
 }
 
 export type DeliveryResult = { status: 200 | 400 | 403 | 404; message: string };
@@ -52,8 +69,10 @@ export class CallbackRegistry {
   readonly #byTask = new Map<string, Entry>();
   readonly #waiters = new Map<string, Set<() => void>>();
   #deliveries = 0;
+  readonly #share: CallbackShare | undefined;
 
   constructor(options: CallbackRegistryOptions) {
+    this.#share = options.share;
     this.#base = `${options.publicUrl.replace(/\/+$/, "")}${CALLBACK_PATH}`;
     this.#ttl = options.ttlMs ?? 6 * 60 * 60_000;
     this.#now = options.now ?? Date.now;
@@ -78,12 +97,20 @@ export class CallbackRegistry {
       delivered: false,
     };
     this.#byToken.set(token, entry);
+    const save = () =>
+      this.#share?.save(
+        token,
+        { secret: entry.secret, created: entry.created, taskId: entry.taskId },
+        this.#ttl,
+      );
+    save();
     return {
       url: `${this.#base}${token}?secret=${entry.secret}`,
       bind: (taskId) => {
         if (entry.taskId !== undefined || !this.#byToken.has(token)) return;
         entry.taskId = taskId;
         this.#byTask.set(taskId, entry);
+        save();
         if (entry.delivered) this.#wake(taskId);
       },
       cancel: () => this.#forget(token, entry),
@@ -136,6 +163,35 @@ export class CallbackRegistry {
     if (typeof task?.state === "string") entry.state = task.state;
     if (entry.taskId !== undefined) this.#wake(entry.taskId);
     return { status: 200, message: "ok" };
+  }
+
+  /**
+   * A delivery on any replica: a registration made on another one is read from the share, and a
+   * verified delivery is announced to every replica.
+   */
+  async deliver(token: string, secret: string | undefined, body: unknown): Promise<DeliveryResult> {
+    if (this.#share && TOKEN_RE.test(token) && !this.#byToken.has(token)) {
+      const saved = await this.#share.load(token);
+      if (saved && !this.#byToken.has(token)) {
+        const entry: Entry = { secret: saved.secret, created: saved.created, delivered: false };
+        this.#byToken.set(token, entry);
+        if (saved.taskId !== undefined && !this.#byTask.has(saved.taskId)) {
+          entry.taskId = saved.taskId;
+          this.#byTask.set(saved.taskId, entry);
+        }
+      }
+    }
+    const result = this.receive(token, secret, body);
+    const taskId = this.#byToken.get(token)?.taskId;
+    if (result.status === 200 && taskId !== undefined) this.#share?.publish(taskId);
+    return result;
+  }
+
+  /** Another replica received `taskId`'s callback. */
+  deliveredElsewhere(taskId: string): void {
+    const entry = this.#byTask.get(taskId);
+    if (entry) entry.delivered = true;
+    this.#wake(taskId);
   }
 
   /** Drops expired registrations (run on every `prepare`, and by the server's idle sweep). */

@@ -13,11 +13,24 @@ export type TailOutcome = "ended" | "aborted" | "unknown" | "lost";
 
 export type SendEvent = (eventId: string, message: JSONRPCMessage) => Promise<void> | void;
 
+/** Work the API accepted during a call (its id answers `get_task`). */
+export interface UpstreamHandle {
+  kind: "task" | "batch" | "crawl";
+  id: string;
+}
+
+/** The events side of one POST: its transport's `EventStore`, and what the call submitted upstream. */
+export interface RequestEvents {
+  store: EventStore;
+  /** Records a submission the API accepted (a resume elsewhere can then answer with a handle). */
+  note(handle: UpstreamHandle): void;
+}
+
 export interface StreamEvents {
   /** Drops expired streams (the server's sweeper runs it). */
   sweep(): void | Promise<void>;
-  /** The `EventStore` one request's transport writes through. */
-  forRequest(sessionId: string): EventStore;
+  /** The events of one POST of `sessionId` answering `requestId`. */
+  forRequest(sessionId: string, requestId?: string | number): RequestEvents;
   /**
    * Sends the events of `lastEventId`'s stream that follow it, then new ones until the stream's
    * response is sent or `signal` aborts. "unknown": no such stream for this session.
@@ -29,6 +42,11 @@ export interface StreamEvents {
 /** A JSON-RPC response (result or error) ends the stream of its request. */
 export const isFinal = (message: JSONRPCMessage): boolean =>
   typeof message === "object" && message !== null && ("result" in message || "error" in message);
+
+/** The transport's own replay is never used: GETs with `Last-Event-ID` are served by `tail()`. */
+export const notHere = async (): Promise<string> => {
+  throw new Error("replays are served by the HTTP layer's tail()");
+};
 
 export const eventId = (streamId: string, seq: string | number) => `${streamId}_${seq}`;
 
@@ -67,12 +85,14 @@ export class MemoryEvents implements StreamEvents {
     return this.#streams.size;
   }
 
-  forRequest(sessionId: string): EventStore {
+  forRequest(sessionId: string): RequestEvents {
     return {
-      storeEvent: async (streamId, message) => this.#append(streamId, message, sessionId),
-      replayEventsAfter: async () => {
-        throw new Error("replays are served by the HTTP layer's tail()");
+      store: {
+        storeEvent: async (streamId, message) => this.#append(streamId, message, sessionId),
+        replayEventsAfter: notHere,
       },
+      // One process: the call's own work answers a resume, so handles are not needed.
+      note: () => {},
     };
   }
 

@@ -30,6 +30,7 @@ export const HTTP_ENV = {
   allowedOrigins: "WEBDATA_ALLOWED_ORIGINS",
   drainMs: "WEBDATA_HTTP_DRAIN_MS",
   idleMs: "WEBDATA_HTTP_IDLE_MS",
+  redisUrl: "WEBDATA_REDIS_URL",
 } as const;
 
 const list = (raw: string | undefined) =>
@@ -37,6 +38,15 @@ const list = (raw: string | undefined) =>
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
+
+function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env[HTTP_ENV.redisUrl]?.trim();
+  if (!raw) return undefined;
+  if (!/^rediss?:\/\//i.test(raw)) {
+    throw new Error(`${HTTP_ENV.redisUrl} must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379`);
+  }
+  return raw;
+}
 
 function ms(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name]?.trim();
@@ -77,6 +87,7 @@ export async function runHttpCommand(
       allowedHosts,
       allowedOrigins: list(flags.allowedOrigins ?? env[HTTP_ENV.allowedOrigins]),
       idleTimeoutMs: ms(env, HTTP_ENV.idleMs),
+      redisUrl: redisUrl(env),
       drainMs,
       log: write,
     });
@@ -89,6 +100,8 @@ export async function runHttpCommand(
     write("note: only loopback Host headers are allowed; add the names clients use with --allowed-hosts");
   }
   if (http.callbacks) write("webhook completion on: async tasks call back to WEBDATA_PUBLIC_URL");
+  if (env[HTTP_ENV.redisUrl]?.trim())
+    write("fleet mode: sessions, streams, tasks and the rate limit shared in Redis");
   if (http.metricsUrl) write(`Prometheus metrics at ${http.metricsUrl}`);
   if (http.oauthResource)
     write(`OAuth on: tokens from ${env.WEBDATA_OAUTH_ISSUER} for ${http.oauthResource}`);

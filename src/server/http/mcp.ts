@@ -19,6 +19,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { WebDataServer } from "../create-server.js";
 import { credentialId } from "./auth.js";
+import { callContext } from "./callback-client.js";
 import { isFinal, type StreamEvents } from "./events.js";
 import { RPC, rpcError } from "./respond.js";
 import type { SessionStore } from "./sessions.js";
@@ -135,11 +136,13 @@ export class McpEndpoint {
     const made = this.#deps.serverFor(apiKey);
     if (!made) return rpcError(401, `Unauthorized: send the Web Data API key in ${API_KEY_HEADER}`);
     const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
+    const first = messages.find(isJSONRPCRequest);
+    const events = this.#deps.events.forRequest(sessionId, first?.id);
     const entry: InFlight = {
       transport: new WebStandardStreamableHTTPServerTransport({
         // An initialize takes the session's id from the generator; the rest run stateless.
         sessionIdGenerator: messages.some(isInitializeRequest) ? () => sessionId : undefined,
-        eventStore: this.#deps.events.forRequest(sessionId),
+        eventStore: events.store,
         retryInterval: RETRY_MS,
       }),
       pending: new Set(messages.filter(isJSONRPCRequest).map((m) => m.id)),
@@ -167,7 +170,9 @@ export class McpEndpoint {
     try {
       await made.server.server.connect(tracked);
       this.#deps.instrument?.(tracked);
-      const response = await transport.handleRequest(request, { parsedBody: body, authInfo: auth });
+      const response = await callContext.run({ note: events.note }, () =>
+        transport.handleRequest(request, { parsedBody: body, authInfo: auth }),
+      );
       if (entry.pending.size === 0 || !response.headers.get("content-type")?.includes("text/event-stream")) {
         finish();
       }

@@ -1,0 +1,270 @@
+/**
+ * A fleet end to end: 3 replicas of the built server sharing state in a real redis-server,
+ * behind a real nginx doing plain round-robin (no affinity), against the sandbox — so
+ * consecutive requests of one client land on different replicas. Covers issue 15's items 2-7:
+ * sessions, calls with progress, deadline handles and get_task, MCP tasks, DELETE (2); the
+ * fleet-wide rate limit (3); tasks read and cancelled elsewhere (4); webhooks landing on any
+ * replica (5); a dropped stream resumed through another replica (6); and a replica killed
+ * mid-call (7, last: it leaves two replicas).
+ */
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, raw, textOf } from "../http/helpers.js";
+import { type Fleet, type RemoteSandbox, startFleet, startRemoteSandbox } from "./harness.js";
+import { postCall, resume } from "./sse.js";
+
+const KEY = "wdk_fleetQZXJVKWPRTMN";
+let sandbox: RemoteSandbox;
+let fleet: Fleet;
+
+beforeAll(async () => {
+  sandbox = await startRemoteSandbox(KEY);
+  fleet = await startFleet({
+    replicas: 3,
+    env: { WEBDATA_API_KEY: KEY, WEBDATA_BASE_URL: sandbox.url, WEBDATA_WAIT_MS: "4000" },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await fleet?.stop();
+  await sandbox?.close();
+});
+
+const serp = (query: string) => ({
+  name: "serp_search",
+  arguments: { search_engine: "engine1_search", query },
+});
+const page = (url: string) => ({ name: "extract_page", arguments: { url, render: true } });
+const siteUrl = (path: string) => `${sandbox.siteUrl}/${path}`;
+
+describe("fleet: any replica serves any request (item 2)", () => {
+  it("runs a session's initialize, tools/list, calls with progress and DELETE across replicas", async () => {
+    const c = await connect(fleet.url);
+    const id = c.transport.sessionId!;
+    const { tools } = await c.client.listTools();
+    expect(tools.map((t) => t.name)).toContain("extract_page");
+    for (const q of ["tent", "lamp", "rope", "boots", "stove", "map"]) {
+      const r = await c.client.callTool(serp(q));
+      expect(r.isError, textOf(r)).toBeFalsy();
+    }
+    const progress: number[] = [];
+    const rendered = await c.client.callTool(page(siteUrl("")), CallToolResultSchema, {
+      onprogress: (p) => progress.push(p.progress),
+    });
+    expect(rendered.isError, textOf(rendered)).toBeFalsy();
+    expect(progress.length).toBeGreaterThan(0);
+    await c.transport.terminateSession();
+    const after = await raw(fleet.url, {
+      headers: { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
+      body: { jsonrpc: "2.0", id: 9, method: "ping" },
+    });
+    expect(after.status).toBe(404);
+    await c.client.close();
+  });
+
+  it("hands back a deadline handle that get_task continues on other replicas", async () => {
+    const c = await connect(fleet.url);
+    try {
+      await sandbox.configure({ taskLatencyMs: 6_000 });
+      const r = await c.client.callTool(page(siteUrl("about")));
+      await sandbox.configure({ taskLatencyMs: 300 });
+      const s = r.structuredContent as { status: string; task_id: string };
+      expect(s.status, textOf(r)).toBe("pending");
+      for (;;) {
+        const next = await c.client.callTool({ name: "get_task", arguments: { task_id: s.task_id } });
+        expect(next.isError, textOf(next)).toBeFalsy();
+        if ((next.structuredContent as { status: string }).status === "done") break;
+      }
+    } finally {
+      await sandbox.configure({ taskLatencyMs: 300 });
+      await c.close();
+    }
+  });
+});
+
+describe("fleet: MCP tasks in Redis (items 2, 4)", () => {
+  it("creates a task on one replica, reads its status and result and cancels another from the others", async () => {
+    const c = await connect(fleet.url);
+    try {
+      const created = await c.client.request(
+        { method: "tools/call", params: { ...page(siteUrl("")), task: { ttl: 120_000 } } },
+        CreateTaskResultSchema,
+      );
+      const taskId = created.task.taskId;
+      const seen = new Set<string>();
+      for (let i = 0; i < 3; i++) {
+        const got = await c.client.request({ method: "tasks/get", params: { taskId } }, GetTaskResultSchema);
+        seen.add(got.status);
+      }
+      expect([...seen].every((s) => ["working", "completed"].includes(s))).toBe(true);
+      const result = await c.client.request(
+        { method: "tasks/result", params: { taskId } },
+        CallToolResultSchema,
+      );
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(textOf(result).length).toBeGreaterThan(20);
+
+      await sandbox.configure({ taskLatencyMs: 30_000 });
+      const second = await c.client.request(
+        { method: "tools/call", params: { ...page(siteUrl("contact")), task: { ttl: 120_000 } } },
+        CreateTaskResultSchema,
+      );
+      await c.client.request(
+        { method: "tasks/cancel", params: { taskId: second.task.taskId } },
+        GetTaskResultSchema.passthrough(),
+      );
+      const after = await c.client.request(
+        { method: "tasks/get", params: { taskId: second.task.taskId } },
+        GetTaskResultSchema,
+      );
+      expect(after.status).toBe("cancelled");
+      await expect(
+        c.client.request(
+          { method: "tasks/result", params: { taskId: second.task.taskId } },
+          CallToolResultSchema,
+        ),
+      ).rejects.toThrow(/cancelled/);
+    } finally {
+      await sandbox.configure({ taskLatencyMs: 300 });
+      await c.close();
+    }
+  });
+});
+
+describe("fleet: one rate limit per API key across replicas (item 3)", () => {
+  it("keeps a 1,000-item batch plus 500 concurrent calls over 3 replicas under the sandbox's 83/s", async () => {
+    const clients = await Promise.all([0, 1, 2].map(() => connect(fleet.url)));
+    try {
+      const before = (await sandbox.requests()).length;
+      const batch = clients[0].client.callTool(
+        {
+          name: "extract_batch",
+          arguments: {
+            inputs: Array.from({ length: 1000 }, (_, i) => ({ url: siteUrl(`p/${i}`) })),
+            max_chars: 2000,
+          },
+        },
+        CallToolResultSchema,
+        { timeout: 120_000 },
+      );
+      const calls = Array.from({ length: 500 }, (_, i) =>
+        clients[i % 3].client.callTool(serp(`q${i}`), CallToolResultSchema, { timeout: 120_000 }),
+      );
+      const results = await Promise.all([batch, ...calls]);
+      expect(results.filter((r) => r.isError).map(textOf)).toEqual([]);
+      const seen = (await sandbox.requests()).slice(before);
+      expect(seen.filter((r) => r.path === "/v2/serp").length).toBeGreaterThanOrEqual(500);
+      const limited = seen.filter((r) => r.status === 429);
+      expect(limited).toEqual([]);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  }, 120_000);
+});
+
+describe("fleet: webhooks complete calls whichever replica receives them (item 5)", () => {
+  it("verifies every callback on the replica it lands on and completes the waiting calls", async () => {
+    const c = await connect(fleet.url);
+    try {
+      const delivered = async () => {
+        let n = 0;
+        for (const r of fleet.replicas)
+          n += (await raw(r.url.replace(/\/mcp$/, "/healthz"))).json().callbacks_delivered;
+        return n;
+      };
+      const before = await delivered();
+      const results = await Promise.all(
+        ["", "about", "contact"].map((p) => c.client.callTool(page(siteUrl(p)))),
+      );
+      for (const r of results) expect(r.isError, textOf(r)).toBeFalsy();
+      // Each of the 3 submissions carried a callback; each was accepted on whichever replica nginx chose.
+      for (;;) {
+        if ((await delivered()) - before >= 3) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await delivered()) - before).toBe(3);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("fleet: resumable streams (item 6)", () => {
+  it("sends a priming event with retry, and a dropped stream resumes through another replica", async () => {
+    const c = await connect(fleet.url);
+    try {
+      await sandbox.configure({ taskLatencyMs: 2_000 });
+      const stream = await postCall(fleet.url, c.transport.sessionId!, 41, page(siteUrl("about")));
+      const priming = await stream.next();
+      expect(priming.id).toBeTruthy();
+      expect(priming.data.trim()).toBe("");
+      expect(priming.retry).toBe(1000);
+      stream.abort();
+      const resumed = await resume(fleet.url, c.transport.sessionId!, priming.id!);
+      const answer = resumed.find((e) => e.message?.id === 41);
+      expect(answer?.message?.result).toBeDefined();
+      expect(answer?.message?.result?.isError).toBeFalsy();
+    } finally {
+      await sandbox.configure({ taskLatencyMs: 300 });
+      await c.close();
+    }
+  });
+});
+
+describe("fleet: losing a replica mid-call (item 7)", () => {
+  it("answers the resumed call with the handle of the accepted work, submitted once", async () => {
+    const c = await connect(fleet.url);
+    const redis = new Redis(fleet.redisUrl);
+    try {
+      await sandbox.configure({ taskLatencyMs: 8_000 });
+      const url = siteUrl("p/lost-replica");
+      const stream = await postCall(fleet.url, c.transport.sessionId!, 77, page(url));
+      const priming = await stream.next();
+      const streamId = priming.id!.slice(0, priming.id!.lastIndexOf("_"));
+      // Until the API accepted the submission (the call notes its handle on the stream).
+      let meta: Record<string, string> = {};
+      for (;;) {
+        meta = await redis.hgetall(`wd:evm:${streamId}`);
+        if (meta.handles && meta.handles !== "[]") break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const handle = JSON.parse(meta.handles)[0] as { kind: string; id: string };
+      let victim = fleet.replicas[0];
+      for (const r of fleet.replicas) {
+        const health = (await raw(r.url.replace(/\/mcp$/, "/healthz"))).json();
+        if (health.replica === meta.replica) victim = r;
+      }
+      const submissions = async () =>
+        (await sandbox.requests()).filter((q) => q.method === "POST" && q.path === "/v1/extract/async")
+          .length;
+      const submittedBefore = await submissions();
+      victim.child.kill("SIGKILL");
+      await victim.exited;
+      stream.abort();
+      const resumed = await resume(fleet.url, c.transport.sessionId!, priming.id!);
+      const answer = resumed.find((e) => e.message?.id === 77)?.message?.result;
+      expect(answer?._meta?.["web-data/error"]).toMatchObject({
+        code: "replica_lost",
+        resume: { tool: "get_task", arguments: { task_id: handle.id } },
+      });
+      await sandbox.configure({ taskLatencyMs: 300 });
+      for (;;) {
+        const r = await c.client.callTool({ name: "get_task", arguments: { task_id: handle.id } });
+        expect(r.isError, textOf(r)).toBeFalsy();
+        if ((r.structuredContent as { status: string }).status === "done") break;
+      }
+      // Nothing the API had accepted was submitted again.
+      expect(await submissions()).toBe(submittedBefore);
+      expect(handle.kind).toBe("task");
+    } finally {
+      await sandbox.configure({ taskLatencyMs: 300 });
+      redis.disconnect();
+      await c.close();
+    }
+  }, 60_000);
+});
