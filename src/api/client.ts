@@ -72,11 +72,11 @@ export class WebDataClient {
 
   constructor(options: WebDataClientOptions) {
     if (!options.apiKey) {
-      throw new ApiError({ code: "invalid_argument", message: "an API key is required (WEBDATA_API_KEY)" });
+      throw new ApiError({ code: "invalid_argument", message: "an API key is required" });
     }
-    this.#base = parseBase(options.baseUrl, "the base URL (WEBDATA_BASE_URL)");
+    this.#base = parseBase(options.baseUrl, "the base URL (baseUrl)");
     this.#legacyBase = options.legacyBaseUrl
-      ? parseBase(options.legacyBaseUrl, "the legacy base URL (WEBDATA_LEGACY_BASE_URL)")
+      ? parseBase(options.legacyBaseUrl, "the legacy base URL (legacyBaseUrl)")
       : undefined;
     this.#bearer = `Bearer ${options.apiKey}`;
     const redactor = new Redactor([options.apiKey, options.legacyAuth]);
@@ -293,9 +293,11 @@ export class WebDataClient {
     opts?: CallOptions,
   ) {
     if (!this.#legacyBase || !this.#basic) {
-      const missing = !this.#legacyBase ? "WEBDATA_LEGACY_BASE_URL" : "WEBDATA_LEGACY_AUTH";
+      const missing = !this.#legacyBase
+        ? "a legacy base URL (legacyBaseUrl)"
+        : "a legacy credential (legacyAuth)";
       return Promise.reject(
-        new ApiError({ code: "invalid_argument", message: `the legacy endpoint needs ${missing} to be set` }),
+        new ApiError({ code: "invalid_argument", message: `the legacy endpoint needs ${missing}` }),
       );
     }
     const path = `api/v1/realtime/social/${seg(platform)}/v1/events/${seg(eventId)}/details`;

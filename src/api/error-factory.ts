@@ -14,9 +14,9 @@ import {
 
 const EXCERPT_CHARS = 100;
 
+/** What a submission cut off after it was sent means, in API terms (the tool layer adds what to do). */
 export const MAYBE_ACCEPTED_ADVICE =
-  "This submission may have been accepted and started (billed) work: check get_task or the task " +
-  "list for it before resubmitting.";
+  "This submission may have been accepted and started (billed) work before the failure.";
 
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -86,7 +86,7 @@ export function errorFromStatus(input: StatusErrorInput): ApiErrorInit {
 
   switch (status) {
     case 401:
-      init.message = `401 Unauthorized from ${label}: the API key is missing or invalid. Check WEBDATA_API_KEY.${said}`;
+      init.message = `401 Unauthorized from ${label}: the API key is missing or invalid.${said}`;
       break;
     case 402:
       init.message = `402 Payment Required from ${label}: insufficient budget or the trial expired; top up the account or use another key.${said}`;

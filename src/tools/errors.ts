@@ -79,11 +79,8 @@ export interface ErrorTextOptions {
 }
 
 function apiErrorText(e: ApiError, options: ErrorTextOptions): { text: string; payload: ErrorPayload } {
-  // The client's 401 message names WEBDATA_API_KEY; a session's own key is not that one.
-  const message =
-    options.sessionKey && e.code === "unauthorized"
-      ? e.message.replace(" Check WEBDATA_API_KEY.", "")
-      : e.message;
+  // The client's message speaks API terms only; which tool or variable to turn to is said here.
+  const message = e.message;
   const payload: ErrorPayload = { code: e.code, message };
   const status = e.status !== undefined ? `HTTP ${e.status}: ` : "";
   let advice: string;
@@ -140,7 +137,7 @@ function apiErrorText(e: ApiError, options: ErrorTextOptions): { text: string; p
   }
   if (e.maybeAccepted) {
     advice +=
-      " The submission may have been accepted before the failure: list recent tasks before submitting again, so the work is not run twice.";
+      " The submission may have been accepted before the failure: check get_task (or list recent tasks) before submitting again, so the work is not run twice.";
   }
   const detail = e.code === "validation_failed" ? "" : ` (${status}${message})`;
   return { text: `Error [${e.code}]: ${advice}${detail}`.trim(), payload };

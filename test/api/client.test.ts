@@ -106,7 +106,7 @@ describe("requests", () => {
     const { client } = await setup((_req, res) => json(res, 200, {}));
     const err = await failure(client.socialEvent("social1", "e1"));
     expect(err.code).toBe("invalid_argument");
-    expect(err.message).toContain("WEBDATA_LEGACY");
+    expect(err.message).toContain("the legacy endpoint needs");
   });
 });
 
@@ -143,7 +143,7 @@ describe("response validation", () => {
 });
 
 describe("error statuses", () => {
-  it("401 names the status and WEBDATA_API_KEY, is not retried, and never shows the key", async () => {
+  it("401 names the status and the key problem, is not retried, and never shows the key", async () => {
     const { server, client } = await setup((req, res) =>
       json(res, 401, {
         error: { code: "UNAUTHORIZED", message: `Invalid API key ${req.headers.authorization}` },
@@ -153,7 +153,7 @@ describe("error statuses", () => {
     expect(err.code).toBe("unauthorized");
     expect(err.status).toBe(401);
     expect(err.message).toContain("401");
-    expect(err.message).toContain("WEBDATA_API_KEY");
+    expect(err.message).toContain("the API key is missing or invalid");
     expect(err.message).not.toContain(KEY.slice(0, 5));
     expect(JSON.stringify(err)).not.toContain(KEY.slice(8, 13));
     expect(server.requests).toHaveLength(1);

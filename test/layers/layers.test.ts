@@ -42,6 +42,16 @@ describe("layering", () => {
   });
 });
 
+describe("api/ speaks HTTP and API terms only", () => {
+  it("names no tool and no environment variable in its code (the tool layer gives that advice)", async () => {
+    const { ALL_TOOLS } = await import("../../src/tools/registry.js");
+    const names = ALL_TOOLS.map((t) => t.name).join("|");
+    const advice = new RegExp(`\\b(${names}|WEBDATA_[A-Z_]+)\\b`);
+    const hits = grep(advice).filter((h) => h.startsWith("src/api/") && !/:\s*(\/\/|\*|\/\*)/.test(h));
+    expect(hits).toEqual([]);
+  });
+});
+
 describe("the SDK through its public API only", () => {
   it("reads or writes no underscore (private) member", () => {
     // `_meta` is a protocol field, not an SDK member.
