@@ -36,7 +36,8 @@ Options (each overrides the environment variable of the same meaning):
   -h, --help             this help
   -v, --version          the version
 Secrets come from the environment only: WEBDATA_API_KEY (required unless --sandbox),
-WEBDATA_LEGACY_AUTH, WEBDATA_HTTP_TOKEN (required for --http beyond loopback).`;
+WEBDATA_LEGACY_AUTH, WEBDATA_HTTP_TOKEN (required for --http beyond loopback, unless
+WEBDATA_OAUTH_ISSUER makes it an OAuth resource server). OTEL_EXPORTER_OTLP_ENDPOINT turns on telemetry.`;
 
 export const OPTIONS = {
   sandbox: { type: "boolean" },

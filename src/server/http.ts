@@ -125,7 +125,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   }
   if (!isLoopbackHost(host) && !token && !options.oauth && !options.authenticate) {
     throw new Error(
-      `refusing to listen on ${host} without an access token: set WEBDATA_HTTP_TOKEN or --token, or WEBDATA_OAUTH_ISSUER (or bind 127.0.0.1)`,
+      `refusing to listen on ${host} without an access token: set WEBDATA_HTTP_TOKEN or WEBDATA_OAUTH_ISSUER (or bind 127.0.0.1)`,
     );
   }
   let oauth: ResourceServer | undefined;

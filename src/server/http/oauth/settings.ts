@@ -54,7 +54,7 @@ export function readOAuthSettings(
   }
   if (context.httpToken) {
     throw new Error(
-      `both ${OAUTH_ENV.issuer} and a static access token (WEBDATA_HTTP_TOKEN / --token) are set: choose one`,
+      `both ${OAUTH_ENV.issuer} and a static access token (WEBDATA_HTTP_TOKEN) are set: choose one`,
     );
   }
   if (!context.publicUrl) {
