@@ -91,12 +91,17 @@ async function sandboxCommand(values: Values): Promise<void> {
   }
   const { runSandboxCommand } = await import("./sandbox/index.js");
   const key = values.key ?? (process.env.WEBDATA_SANDBOX_KEY?.trim() || undefined);
+  const dialect = values.dialect ?? "spec";
+  if (dialect !== "spec" && dialect !== "live") {
+    throw new UsageError(`--dialect must be "spec" or "live" (got ${JSON.stringify(dialect)})`);
+  }
   const sandbox = await runSandboxCommand({
     port: parsePort(values.port, 0),
     key,
     host: values.host,
     allowCallbacks: values["allow-callbacks"],
     allowedHosts: values["allowed-hosts"]?.split(","),
+    dialect,
   });
   // The sandbox command's one stdout line: its URL, for scripts (it is not an MCP server).
   process.stdout.write(`${sandbox.url}\n`);

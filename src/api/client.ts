@@ -58,7 +58,21 @@ function parseBase(value: string, what: string): URL {
   return url;
 }
 
-const seg = (value: string) => encodeURIComponent(value);
+/**
+ * One path segment. An id that would change the request's path once resolved (`.`, `..`, or
+ * empty after trimming) is refused before anything is sent: `GET /v1/tasks/..` would otherwise
+ * reach `GET /v1/` with the key.
+ */
+function seg(value: string, what = "id"): string {
+  const trimmed = typeof value === "string" ? value.trim() : "";
+  if (trimmed === "" || trimmed === "." || trimmed === "..") {
+    throw new ApiError({
+      code: "invalid_argument",
+      message: `${JSON.stringify(String(value ?? ""))} is not a usable ${what}: it is empty, "." or "..". Pass the ${what} exactly as the service returned it.`,
+    });
+  }
+  return encodeURIComponent(value);
+}
 
 export class WebDataClient {
   readonly #base: URL;
@@ -154,11 +168,11 @@ export class WebDataClient {
 
   // ---------- tasks and batches ----------
 
-  getTask(taskId: string, opts?: CallOptions): Promise<TaskStatusResponse> {
+  async getTask(taskId: string, opts?: CallOptions): Promise<TaskStatusResponse> {
     return this.#get(`v1/tasks/${seg(taskId)}`, S.TaskStatusResponseSchema, opts);
   }
 
-  getTaskResults(taskId: string, opts?: CallOptions): Promise<S.TaskResult> {
+  async getTaskResults(taskId: string, opts?: CallOptions): Promise<S.TaskResult> {
     return this.#get(`v1/tasks/${seg(taskId)}/results`, S.TaskResultSchema, opts);
   }
 
@@ -170,11 +184,11 @@ export class WebDataClient {
     return this.#get("v1/batches", S.BatchListResponseSchema, opts);
   }
 
-  getBatch(batchId: string, opts?: CallOptions): Promise<BatchDetail> {
+  async getBatch(batchId: string, opts?: CallOptions): Promise<BatchDetail> {
     return this.#get(`v1/batches/${seg(batchId)}`, S.BatchDetailSchema, opts);
   }
 
-  getBatchProgress(batchId: string, opts?: CallOptions): Promise<S.BatchProgress> {
+  async getBatchProgress(batchId: string, opts?: CallOptions): Promise<S.BatchProgress> {
     return this.#get(`v1/batches/${seg(batchId)}/progress`, S.BatchProgressSchema, opts);
   }
 
@@ -184,7 +198,7 @@ export class WebDataClient {
     return this.#get("v1/agents", AgentListSchema, opts, { ...query });
   }
 
-  getAgent(name: string, opts?: CallOptions): Promise<S.AgentDetail> {
+  async getAgent(name: string, opts?: CallOptions): Promise<S.AgentDetail> {
     return this.#get(`v1/agents/${seg(name)}`, S.AgentDetailSchema, opts);
   }
 
@@ -214,7 +228,11 @@ export class WebDataClient {
     return this.#post("v2/extract/templates/batch", body, "submission", S.BatchSubmissionSchema, opts);
   }
 
-  listTemplateVersions(name: string, page: PageQuery = {}, opts?: CallOptions): Promise<TemplateVersionList> {
+  async listTemplateVersions(
+    name: string,
+    page: PageQuery = {},
+    opts?: CallOptions,
+  ): Promise<TemplateVersionList> {
     return this.#get(`v2/extract/templates/${seg(name)}/versions`, S.TemplateVersionListSchema, opts, {
       ...page,
     });
@@ -226,7 +244,7 @@ export class WebDataClient {
     return this.#post("v1/crawl", body, "submission", S.CrawlIdResponseSchema, opts);
   }
 
-  getCrawl(crawlId: string, opts?: CallOptions): Promise<S.CrawlStatus> {
+  async getCrawl(crawlId: string, opts?: CallOptions): Promise<S.CrawlStatus> {
     return this.#get(`v1/crawl/${seg(crawlId)}`, S.CrawlStatusSchema, opts);
   }
 
@@ -247,11 +265,15 @@ export class WebDataClient {
 
   // ---------- jobs ----------
 
-  jobRuns(jobId: string, page: PageQuery = {}, opts?: CallOptions): Promise<JobRunList> {
+  async jobRuns(jobId: string, page: PageQuery = {}, opts?: CallOptions): Promise<JobRunList> {
     return this.#get(`v2/jobs/${seg(jobId)}/runs`, S.JobRunListSchema, opts, { ...page });
   }
 
-  artifactDownloadUrl(runId: string, artifactId: string, opts?: CallOptions): Promise<ArtifactDownload> {
+  async artifactDownloadUrl(
+    runId: string,
+    artifactId: string,
+    opts?: CallOptions,
+  ): Promise<ArtifactDownload> {
     const path = `v2/jobs/runs/${seg(runId)}/artifacts/${seg(artifactId)}/download-url`;
     return this.#get(path, S.ArtifactDownloadSchema, opts);
   }
@@ -285,7 +307,7 @@ export class WebDataClient {
     return this.#legacy(platform, eventId, false, RawObjectSchema, opts);
   }
 
-  #legacy<T>(
+  async #legacy<T>(
     platform: string,
     eventId: string,
     transform: boolean,

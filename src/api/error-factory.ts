@@ -3,33 +3,14 @@
  * Callers pass the result through the client's `Redactor` (see `executor.ts`).
  */
 import type { z } from "zod";
+import { BODY_EXCERPT_CHARS, excerpt, serviceError, tryJson } from "./error-body.js";
 import type { ApiErrorInit, ErrorCode } from "./errors.js";
 import type { TransportError } from "./http.js";
-import {
-  GenericErrorBodySchema,
-  RateLimitErrorBodySchema,
-  type ValidationDetail,
-  ValidationErrorBodySchema,
-} from "./schemas.js";
-
-const EXCERPT_CHARS = 100;
+import { RateLimitErrorBodySchema, type ValidationDetail, ValidationErrorBodySchema } from "./schemas.js";
 
 /** What a submission cut off after it was sent means, in API terms (the tool layer adds what to do). */
 export const MAYBE_ACCEPTED_ADVICE =
   "This submission may have been accepted and started (billed) work before the failure.";
-
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 function codeForStatus(status: number): ErrorCode {
   switch (status) {
@@ -73,13 +54,7 @@ export function errorFromStatus(input: StatusErrorInput): ApiErrorInit {
   const { status, bodyText, label } = input;
   const body = tryJson(bodyText);
   const code = codeForStatus(status);
-  const generic = GenericErrorBodySchema.safeParse(body);
-  const upstreamCode = generic.success ? generic.data.error.code : undefined;
-  const upstreamMessage = generic.success
-    ? generic.data.error.message
-    : body === undefined && bodyText.trim() !== ""
-      ? excerpt(bodyText)
-      : undefined;
+  const { code: upstreamCode, message: upstreamMessage } = serviceError(bodyText);
   const said = upstreamMessage ? ` The service said: ${upstreamMessage}` : "";
   const tries = input.attempts > 1 ? ` (after ${input.attempts} attempts)` : "";
   const init: ApiErrorInit = { code, status, upstreamCode, message: "" };
@@ -115,7 +90,7 @@ export function errorFromStatus(input: StatusErrorInput): ApiErrorInit {
       init.retryAfter = seconds;
       if (parsed.success) init.upstreamCode = parsed.data.error.code;
       const wait = seconds !== undefined ? ` Retry after ${seconds} s.` : "";
-      const why = parsed.success ? ` The service said: ${parsed.data.error.message}` : said;
+      const why = said;
       init.message = `429 Rate limit exceeded for ${label}${tries}.${wait}${why}`;
       break;
     }
@@ -196,6 +171,7 @@ export function notJsonError(bodyText: string, label: string): ApiErrorInit {
   return {
     code: "invalid_response",
     message: `the API returned a body that is not JSON (${shown}) for ${label}.`,
+    body: bodyText.slice(0, BODY_EXCERPT_CHARS),
   };
 }
 
@@ -204,7 +180,7 @@ function describePath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /** A 2xx JSON body that does not match the documented shape: names the first offending member. */
-export function shapeError(error: z.ZodError, label: string): ApiErrorInit {
+export function shapeError(error: z.ZodError, label: string, bodyText = ""): ApiErrorInit {
   const issue = error.issues[0];
   const member = describePath(issue?.path ?? []);
   const missing =
@@ -214,5 +190,9 @@ export function shapeError(error: z.ZodError, label: string): ApiErrorInit {
   const problem = missing
     ? `without the required member "${member}"`
     : `with an invalid member "${member}" (${issue?.message ?? "unexpected value"})`;
-  return { code: "invalid_response", message: `the API returned a response to ${label} ${problem}.` };
+  return {
+    code: "invalid_response",
+    message: `the API returned a response to ${label} ${problem}.`,
+    body: bodyText.slice(0, BODY_EXCERPT_CHARS),
+  };
 }

@@ -28,6 +28,8 @@ export interface ApiErrorInit {
   upstreamCode?: string;
   /** True when a submission may have been accepted upstream although the call failed. */
   maybeAccepted?: boolean;
+  /** invalid_response: the first 500 characters of the body, redacted. */
+  body?: string;
   cause?: unknown;
 }
 
@@ -39,6 +41,8 @@ export class ApiError extends Error {
   readonly detail?: ValidationDetail[];
   readonly upstreamCode?: string;
   readonly maybeAccepted: boolean;
+  /** invalid_response: the first 500 characters of the body, redacted. */
+  readonly body?: string;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -49,6 +53,7 @@ export class ApiError extends Error {
     this.detail = init.detail;
     this.upstreamCode = init.upstreamCode;
     this.maybeAccepted = init.maybeAccepted ?? false;
+    if (init.body !== undefined) this.body = init.body;
   }
 }
 

@@ -75,6 +75,7 @@ export class Executor {
       message: redactor.text(init.message),
       detail: init.detail === undefined ? undefined : redactor.value(init.detail),
       upstreamCode: init.upstreamCode === undefined ? undefined : redactor.text(init.upstreamCode),
+      body: init.body === undefined ? undefined : redactor.text(init.body),
     });
   }
 
@@ -217,7 +218,7 @@ export class Executor {
       throw this.error(notJsonError(bodyText, label));
     }
     const parsed = schema.safeParse(json, { reportInput: true });
-    if (!parsed.success) throw this.error(shapeError(parsed.error, label));
+    if (!parsed.success) throw this.error(shapeError(parsed.error, label, bodyText));
     return parsed.data;
   }
 }

@@ -1,13 +1,45 @@
 /**
  * Zod schemas of the Web Data API's resources, requests and responses, taken from
  * spec/web-data-api.md. The sandbox validates requests with them and builds responses that
- * parse with them; the client validates responses with them. Response schemas are loose
- * (unknown members are kept); request schemas strip unknown members, as the service does.
+ * parse with them; the client validates responses with them.
+ *
+ * Requests are exact: they strip unknown members, as the service does, and what we send is
+ * what the spec documents. Responses are read by need: each declares only the members the
+ * product reads, keeps every other member untouched (loose objects), reads `null` as absent
+ * (`opt`), takes any string where the spec lists values, and accepts the live service's
+ * variant shapes through the `preprocess` steps of normalize.ts.
  */
 import { z } from "zod";
+import * as N from "./normalize.js";
 
 const isoTimestamp = z.string();
 const anyValue = z.unknown();
+
+/** An optional response member: `null` means absent (it is read as `undefined`). */
+const opt = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), schema.optional()) as unknown as z.ZodOptional<T>;
+/** An optional response member with a value when absent or `null`. */
+const optOr = <T extends z.ZodType>(schema: T, fallback: z.output<T>) =>
+  z.preprocess((v) => (v == null ? fallback : v), schema) as unknown as z.ZodDefault<T>;
+/** Strings of a response list (other entries dropped). */
+const stringList = () =>
+  z.preprocess((v) => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : v), z.array(z.string()));
+/** A string map of a response (null members dropped, other values as text). */
+const stringMap = () =>
+  z.preprocess(
+    (v) =>
+      N.isObj(v)
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([, x]) => x != null)
+              .map(([k, x]) => [k, typeof x === "string" ? x : JSON.stringify(x)]),
+          )
+        : v,
+    z.record(z.string(), z.string()),
+  );
+/** A response list: `null` or absent is empty, `null` entries are dropped. */
+const listOfItems = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (v == null ? [] : N.compact(v)), z.array(item));
 
 // ---------- shared ----------
 
@@ -42,105 +74,106 @@ export const pageQuery = (maxLimit: number, defaultLimit: number) =>
   });
 
 export const listOf = <T extends z.ZodType>(item: T) =>
-  z.looseObject({
-    items: z.array(item),
-    limit: z.number().int(),
-    offset: z.number().int(),
-    total: z.number().int(),
-  });
+  z.preprocess(
+    N.pagedList,
+    z.looseObject({
+      items: listOfItems(item),
+      limit: opt(z.number()),
+      offset: opt(z.number()),
+      total: opt(z.number()),
+    }),
+  );
 
 // ---------- tasks ----------
 
+/** The spec's task states; the live service also says `queued` and `in_progress` (async/states.ts). */
 export const TASK_STATES = ["pending", "success", "error"] as const;
 
+/** A task record: any member may be `null`; `state` is any string (async/states.ts reads it). */
 export const TaskRecordSchema = z.looseObject({
-  id: z.string(),
-  state: z.string(),
-  created_at: isoTimestamp,
-  modified_at: isoTimestamp.optional(),
-  input: anyValue.optional(),
-  _query: anyValue.optional(),
-  status_url: z.string().optional(),
-  download_url: z.string().optional(),
-  output_url: z.string().optional(),
-  account_name: z.string().optional(),
-  api_type: z.string().optional(),
-  batch_id: z.string().optional(),
-  error: z.string().optional(),
-  error_type: z.string().optional(),
-  queue: z.string().optional(),
-  status_code: z.number().int().optional(),
+  id: opt(z.string()),
+  state: opt(z.string()),
+  created_at: opt(isoTimestamp),
+  url: opt(z.string()),
+  error: opt(z.string()),
+  error_type: opt(z.string()),
+  status_code: opt(z.number()),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 
 export const TaskStatusResponseSchema = z.looseObject({ task: TaskRecordSchema });
 
 export const TaskDataSchema = z.looseObject({
-  html: z.string().optional(),
-  markdown: z.string().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  links: z.array(z.string()).optional(),
-  screenshots: z.array(anyValue).optional(),
-  parsing: anyValue.optional(),
+  html: opt(z.string()),
+  markdown: opt(z.string()),
+  headers: opt(stringMap()),
+  links: opt(stringList()),
+  screenshots: opt(z.array(anyValue)),
+  parsing: opt(anyValue),
 });
 
 export const TaskResultSchema = z.looseObject({
-  url: z.string(),
-  task_id: z.string(),
-  status: z.string(),
-  task: z
-    .looseObject({
-      id: z.string(),
-      state: z.string(),
-      created_at: isoTimestamp.optional(),
-      modified_at: isoTimestamp.optional(),
-      account_name: z.string().optional(),
-    })
-    .optional(),
-  data: TaskDataSchema,
-  metadata: z
-    .looseObject({
-      query_time: z.string().optional(),
-      query_duration: z.number().optional(),
-      response_parameters: anyValue.optional(),
-      driver: z.string().optional(),
-    })
-    .optional(),
-  status_code: z.number().int().optional(),
+  url: opt(z.string()),
+  task_id: opt(z.string()),
+  status: opt(z.string()),
+  task: opt(z.looseObject({ id: opt(z.string()), state: opt(z.string()), error: opt(z.string()) })),
+  data: optOr(TaskDataSchema, {} as z.output<typeof TaskDataSchema>),
+  metadata: opt(z.looseObject({})),
+  status_code: opt(z.number()),
+  error: opt(z.string()),
+  error_type: opt(z.string()),
 });
 export type TaskResult = z.infer<typeof TaskResultSchema>;
 
-export const TaskIdResponseSchema = z.looseObject({ task_id: z.string() });
+/** Async submissions: `{task_id}` or `{status, task: {id, state, …}}`; the tools need `task_id`. */
+export const TaskIdResponseSchema = z.preprocess(N.taskSubmission, z.looseObject({ task_id: z.string() }));
 
-export const TaskListResponseSchema = z.looseObject({
-  tasks: z.array(TaskRecordSchema),
-  next_cursor: z.string().nullable().optional(),
-});
+/** `{tasks, next_cursor}` or `{data, pagination: {has_next, next_cursor, total}}`. */
+export const TaskListResponseSchema = z.preprocess(
+  N.taskList,
+  z.looseObject({
+    tasks: listOfItems(TaskRecordSchema),
+    next_cursor: opt(z.string()),
+    total: opt(z.number()),
+  }),
+);
 
 // ---------- batches ----------
 
-export const BatchSubmissionSchema = z.looseObject({
-  batch_id: z.string(),
-  batch_size: z.number().int(),
-  tasks: z.array(TaskRecordSchema).optional(),
-});
+export const BatchSubmissionSchema = z.preprocess(
+  N.batchSubmission,
+  z.looseObject({
+    batch_id: z.string(),
+    batch_size: opt(z.number()),
+    tasks: opt(listOfItems(TaskRecordSchema)),
+  }),
+);
 export type BatchSubmission = z.infer<typeof BatchSubmissionSchema>;
 
+/** Every member may be missing: `total` may give way to `completed_count` and/or `progress`. */
 export const BatchProgressSchema = z.looseObject({
-  completed_count: z.number().int(),
-  total: z.number().int(),
-  progress: z.number(),
-  completed: z.boolean(),
+  completed_count: opt(z.number()),
+  total: opt(z.number()),
+  progress: opt(z.number()),
+  completed: opt(z.boolean()),
 });
 export type BatchProgress = z.infer<typeof BatchProgressSchema>;
 
-export const BatchDetailSchema = z.looseObject({
-  batch_id: z.string().optional(),
-  tasks: z.array(z.looseObject({ id: z.string(), state: z.string() })),
+/** A task listed in a batch or crawl (`{task_id, status}` entries are read as `{id, state}`). */
+export const ListedTaskSchema = z.looseObject({
+  id: z.string(),
+  state: optOr(z.string(), "unknown"),
+  url: opt(z.string()),
+  error: opt(z.string()),
 });
 
+export const BatchDetailSchema = z.preprocess(
+  N.batchDetail,
+  z.looseObject({ batch_id: opt(z.string()), tasks: listOfItems(ListedTaskSchema) }),
+);
+
 export const BatchListResponseSchema = z.looseObject({
-  batches: z.array(z.looseObject({ batch_id: z.string(), batch_size: z.number().int().optional() })),
+  batches: listOfItems(z.looseObject({ batch_id: opt(z.string()), batch_size: opt(z.number()) })),
 });
 
 // ---------- extract ----------
@@ -217,48 +250,25 @@ export type SerpRequest = z.input<typeof SerpRequestSchema>;
 
 const NextPageSchema = z.looseObject({ next_page_params: z.record(z.string(), anyValue) });
 
-export const SerpDataSchema = z.object({
-  html: z.string().optional(),
-  markdown: z.string().optional(),
-  links: z.array(z.string()).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  parsing: z
-    .union([
-      z.looseObject({ status: z.literal("success"), entities: z.record(z.string(), anyValue) }),
-      z.looseObject({ status: z.literal("error"), error: z.string() }),
-      z.record(z.string(), anyValue),
-    ])
-    .optional(),
-  redirects: z.array(z.object({ status_code: z.number().min(100).max(599), url: z.string() })).optional(),
-  pages_html: z.array(z.string()).optional(),
-  screenshots: z.array(anyValue).optional(),
-  cookies: z.array(anyValue).optional(),
-  eval: z.array(anyValue).optional(),
-  fetch: z.array(anyValue).optional(),
-  browser_actions: z
-    .looseObject({ success: z.boolean(), results: z.array(anyValue), total_duration: z.number().min(0) })
-    .optional(),
-  network_capture: z.array(anyValue).optional(),
+/** SERP `data`: every member is kept (new ones too); `parsing.status` is any string. */
+export const SerpDataSchema = z.looseObject({
+  html: opt(z.string()),
+  markdown: opt(z.string()),
+  links: opt(stringList()),
+  headers: opt(stringMap()),
+  parsing: opt(z.looseObject({ status: opt(z.string()), entities: opt(z.record(z.string(), anyValue)) })),
 });
 
 export const SerpResponseSchema = z.looseObject({
-  task_id: z.string(),
-  url: z.string(),
-  status: z.enum(SERP_STATUSES),
-  data: SerpDataSchema,
-  metadata: z.looseObject({
-    agent: z.string().optional(),
-    driver: z.string().optional(),
-    localization_id: z.string().optional(),
-    query_duration: z.number().optional(),
-    query_time: z.string().optional(),
-    response_parameters: anyValue.optional(),
-    tag: z.string().optional(),
-  }),
-  debug: z.looseObject({}).optional(),
-  pagination: z.union([NextPageSchema, z.array(NextPageSchema)]).optional(),
-  status_code: z.number().optional(),
-  warnings: z.array(z.string()).optional(),
+  task_id: optOr(z.string(), ""),
+  url: opt(z.string()),
+  /** One of SERP_STATUSES in the spec; any string is read. */
+  status: optOr(z.string(), "unknown"),
+  data: optOr(SerpDataSchema, {} as z.output<typeof SerpDataSchema>),
+  metadata: optOr(z.looseObject({}), {}),
+  pagination: opt(z.union([NextPageSchema, z.array(anyValue)])),
+  status_code: opt(z.number()),
+  warnings: opt(stringList()),
 });
 export type SerpResponse = z.infer<typeof SerpResponseSchema>;
 
@@ -285,41 +295,47 @@ export const DomainHealthRequestSchema = z.object({ domains: z.array(BareDomainS
 
 export const DomainHealthEntrySchema = z.looseObject({
   domain: z.string(),
-  status: z.string(),
-  success_rate: z.number().optional(),
-  consecutive_bad_windows: z.number().optional(),
-  history: z
-    .array(
+  status: optOr(z.string(), "unknown"),
+  success_rate: opt(z.number()),
+  consecutive_bad_windows: opt(z.number()),
+  history: opt(
+    listOfItems(
       z.looseObject({
-        hours_ago: z.number(),
-        window_start: z.string(),
-        window_end: z.string(),
-        status: z.string(),
-        success_rate: z.number(),
+        hours_ago: opt(z.number()),
+        window_start: opt(z.string()),
+        window_end: opt(z.string()),
+        status: opt(z.string()),
+        success_rate: opt(z.number()),
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
-export const DomainHealthResponseSchema = z.looseObject({ domains: z.array(DomainHealthEntrySchema) });
+export const DomainHealthResponseSchema = z.looseObject({ domains: listOfItems(DomainHealthEntrySchema) });
 
 export const DriverKnowledgeSchema = z.looseObject({
-  driver: z.string(),
-  antibot_systems: z.array(z.string()),
-  requires_js_rendering: z.boolean(),
+  driver: optOr(z.string(), "unknown"),
+  antibot_systems: optOr(listOfItems(z.string()), []),
+  requires_js_rendering: opt(z.boolean()),
 });
 
 // ---------- agents ----------
 
-export const AgentRecordSchema = z.looseObject({
+/** The spec's `managed_by` values; the live service may say any string (its operator's name) or null. */
+export const MANAGED_BY = ["vendor", "community", "self_managed"] as const;
+
+const AgentRecordObject = z.looseObject({
   name: z.string(),
-  is_public: z.boolean(),
+  is_public: opt(z.boolean()),
+  /** The agent's `name` when missing or null. */
   display_name: z.string(),
-  managed_by: z.enum(["vendor", "community", "self_managed"]).optional(),
-  description: z.string().nullable().optional(),
-  vertical: z.string().nullable().optional(),
-  entity_type: z.string().nullable().optional(),
-  domain: z.string().nullable().optional(),
+  managed_by: opt(z.string()),
+  // `.nullable()` only types what the sandbox writes (the spec shows null); `opt` reads null as absent.
+  description: opt(z.string().nullable()),
+  vertical: opt(z.string().nullable()),
+  entity_type: opt(z.string().nullable()),
+  domain: opt(z.string().nullable()),
 });
+export const AgentRecordSchema = z.preprocess(N.agentRecord, AgentRecordObject);
 export type AgentRecord = z.infer<typeof AgentRecordSchema>;
 
 export type OutputFragment = {
@@ -344,6 +360,7 @@ export const OutputFragmentSchema: z.ZodType<OutputFragment> = z.lazy(() =>
   }),
 ) as z.ZodType<OutputFragment>;
 
+/** An input property as documented (the sandbox checks agent generation requests with it). */
 export const InputPropertySchema = z.looseObject({
   name: z.string(),
   required: z.boolean(),
@@ -357,13 +374,36 @@ export const InputPropertySchema = z.looseObject({
 });
 export type InputProperty = z.infer<typeof InputPropertySchema>;
 
-export const AgentDetailSchema = AgentRecordSchema.extend({
-  output_schema: z.record(z.string(), OutputFragmentSchema).nullable().optional(),
-  input_properties: z.array(InputPropertySchema).nullable().optional(),
-  feature_flags: z
-    .looseObject({ is_localization_supported: z.boolean(), is_pagination_supported: z.boolean() })
-    .optional(),
+/** An input property as read from the service: only `name` is needed, the rest has defaults. */
+export const InputPropertyReadSchema = z.looseObject({
+  name: z.string(),
+  required: optOr(z.boolean(), false),
+  type: optOr(z.string(), "string"),
+  description: optOr(z.string(), ""),
+  rules: optOr(z.array(z.string()), []),
+  examples: optOr(z.array(anyValue).nullable(), null),
+  default: optOr(anyValue, null),
+  is_localization_param: optOr(z.boolean(), false),
+  is_pagination_param: optOr(z.boolean(), false),
 });
+
+export const AgentDetailSchema = z.preprocess(
+  N.agentRecord,
+  AgentRecordObject.extend({
+    /** A field map, a JSON Schema object (its `properties` are read) or null. */
+    output_schema: z.preprocess(
+      N.outputSchema,
+      z.record(z.string(), anyValue).optional(),
+    ) as unknown as z.ZodOptional<z.ZodNullable<z.ZodType<Record<string, OutputFragment>>>>,
+    input_properties: opt(listOfItems(InputPropertyReadSchema)),
+    feature_flags: opt(
+      z.looseObject({
+        is_localization_supported: opt(z.boolean()),
+        is_pagination_supported: opt(z.boolean()),
+      }),
+    ),
+  }),
+);
 export type AgentDetail = z.infer<typeof AgentDetailSchema>;
 
 export const AgentListQuerySchema = z.object({
@@ -415,23 +455,26 @@ export const TemplateBatchRequestSchema = z.object({
     .extend({ template: z.string().min(1) }),
 });
 
+const TemplateMetadataSchema = z.looseObject({
+  data_source: opt(z.string()),
+  description: opt(z.string()),
+  display_name: opt(z.string()),
+  domain: opt(z.string()),
+  entity_type: opt(z.string()),
+  vertical: opt(z.string()),
+  tags: opt(z.array(anyValue)),
+});
+
+/** A template version: `version_number` picks it; `metadata` is partial and the rest may be missing. */
 export const TemplateVersionSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  version_number: z.number().int(),
-  created_at: isoTimestamp,
-  input_schema: z.record(z.string(), anyValue),
-  output_schema: z.record(z.string(), anyValue),
-  metadata: z.looseObject({
-    data_source: z.string().optional(),
-    description: z.string().optional(),
-    display_name: z.string().optional(),
-    domain: z.string().optional(),
-    entity_type: z.string().optional(),
-    vertical: z.string().optional(),
-    tags: z.array(z.string()).optional(),
-  }),
-  samples: z.array(z.looseObject({ input: anyValue, output: anyValue })).optional(),
+  id: opt(z.string()),
+  name: optOr(z.string(), ""),
+  version_number: z.number(),
+  created_at: opt(isoTimestamp),
+  input_schema: optOr(z.record(z.string(), anyValue), {}),
+  output_schema: optOr(z.record(z.string(), anyValue), {}),
+  metadata: optOr(TemplateMetadataSchema, {} as z.output<typeof TemplateMetadataSchema>),
+  samples: opt(listOfItems(z.looseObject({ input: opt(anyValue), output: opt(anyValue) }))),
 });
 export type TemplateVersion = z.infer<typeof TemplateVersionSchema>;
 export const TemplateVersionListSchema = listOf(TemplateVersionSchema);
@@ -454,17 +497,24 @@ export const CrawlRequestSchema = z.object({
 });
 export type CrawlRequest = z.input<typeof CrawlRequestSchema>;
 
-export const CrawlIdResponseSchema = z.looseObject({ crawl_id: z.string() });
+export const CrawlIdResponseSchema = z.preprocess(N.crawlSubmission, z.looseObject({ crawl_id: z.string() }));
 
-export const CrawlStatusSchema = z.looseObject({
-  crawl: z.looseObject({
-    status: z.enum(["running", "succeeded", "failed"]).or(z.string()),
-    completed: z.number().int(),
-    total: z.number().int(),
-    tasks: z.array(z.looseObject({ id: z.string(), url: z.string().optional(), state: z.string() })),
-    error: z.string().optional(),
+/** The spec's crawl statuses; the live service also says `queued` and `canceled` (final). */
+export const CRAWL_STATUSES = ["queued", "running", "succeeded", "failed", "canceled"] as const;
+
+/** `{crawl: {status, completed, total, tasks: [{id, state}]}}` or the flat live shape, read as the first. */
+export const CrawlStatusSchema = z.preprocess(
+  N.crawlStatus,
+  z.looseObject({
+    crawl: z.looseObject({
+      status: opt(z.string()),
+      completed: opt(z.number()),
+      total: opt(z.number()),
+      tasks: listOfItems(ListedTaskSchema),
+      error: opt(z.string()),
+    }),
   }),
-});
+);
 export type CrawlStatus = z.infer<typeof CrawlStatusSchema>;
 
 export const MapRequestSchema = z.object({
@@ -476,22 +526,23 @@ export type MapRequest = z.input<typeof MapRequestSchema>;
 
 // ---------- jobs ----------
 
+/** Job run statuses seen: PENDING, RUNNING, SUCCESS, FAILED, CANCELLED, TIMEOUT, WARNING; any string is read. */
 export const JobRunSchema = z.looseObject({
   id: z.string(),
-  job_id: z.string(),
-  created_at: isoTimestamp,
-  status: z.string(),
-  triggered_by: z.string(),
-  started_at: isoTimestamp.optional(),
-  finished_at: isoTimestamp.optional(),
-  input_count: z.number().int().optional(),
-  result_count: z.number().int().optional(),
-  artifact_ids: z.array(z.string()).optional(),
+  job_id: opt(z.string()),
+  created_at: opt(isoTimestamp),
+  status: opt(z.string()),
+  triggered_by: opt(z.string()),
+  started_at: opt(isoTimestamp),
+  finished_at: opt(isoTimestamp),
+  input_count: opt(z.number()),
+  result_count: opt(z.number()),
+  artifact_ids: opt(listOfItems(z.string())),
 });
 export type JobRun = z.infer<typeof JobRunSchema>;
 export const JobRunListSchema = listOf(JobRunSchema);
 
-export const ArtifactDownloadSchema = z.looseObject({ url: z.string(), expires_at: isoTimestamp });
+export const ArtifactDownloadSchema = z.looseObject({ url: z.string(), expires_at: opt(isoTimestamp) });
 
 // ---------- callbacks ----------
 

@@ -6,13 +6,12 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isFinal, phaseOf } from "./states.js";
 import type { Completion } from "./wait.js";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Ended ids remembered for waits that start after their callback arrived. */
 const MAX_REMEMBERED = 10_000;
-const ENDED_TASK_STATES = new Set(["success", "error"]);
-const ENDED_CRAWL_EVENTS = new Set(["completed", "failed", "succeeded"]);
 
 export interface CallbackReceiver extends Completion {
   /** The URL to give the service as `callback_url` (or crawl `callback.url`). */
@@ -31,10 +30,17 @@ export function endedIds(body: unknown): string[] {
   if (typeof body !== "object" || body === null) return [];
   const b = body as Record<string, any>;
   const ids: string[] = [];
-  if (typeof b.task?.id === "string" && ENDED_TASK_STATES.has(b.task.state)) ids.push(b.task.id);
+  // A task callback carries a final state; an unknown one is left to polling.
+  if (
+    typeof b.task?.id === "string" &&
+    typeof b.task.state === "string" &&
+    isFinal(phaseOf("task", b.task.state))
+  )
+    ids.push(b.task.id);
   const event = b.event ?? b.type ?? b.crawl?.status ?? b.status;
   const crawlId = b.crawl_id ?? b.crawl?.id;
-  if (typeof crawlId === "string" && ENDED_CRAWL_EVENTS.has(event)) ids.push(crawlId);
+  if (typeof crawlId === "string" && typeof event === "string" && isFinal(phaseOf("crawl", event)))
+    ids.push(crawlId);
   return ids;
 }
 

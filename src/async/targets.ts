@@ -1,6 +1,7 @@
 /** One poll of each kind of target, read the same way: state, whether it ended, and progress. */
 import type { WebDataClient } from "../api/client.js";
 import type { TargetKind } from "./schedule.js";
+import { batchCounts, batchPhase, phaseOf } from "./states.js";
 
 export interface WaitTarget {
   kind: TargetKind;
@@ -23,9 +24,10 @@ export type Poller = (client: WebDataClient, id: string, signal: AbortSignal) =>
 
 const pollTask: Poller = async (client, id, signal) => {
   const { task } = await client.getTask(id, { signal });
-  const reading: PollReading = { state: task.state, record: task };
-  if (task.state === "success") reading.end = "done";
-  if (task.state === "error") {
+  const phase = phaseOf("task", task.state);
+  const reading: PollReading = { state: task.state ?? "unknown", record: task };
+  if (phase === "done") reading.end = "done";
+  if (phase === "failed" || phase === "canceled") {
     reading.end = "failed";
     reading.error = task.error;
     reading.error_type = task.error_type;
@@ -35,27 +37,30 @@ const pollTask: Poller = async (client, id, signal) => {
 
 const pollBatch: Poller = async (client, id, signal) => {
   const progress = await client.getBatchProgress(id, { signal });
+  const done = batchPhase(progress) === "done";
+  const { completed, total } = batchCounts(progress);
   return {
-    state: progress.completed ? "completed" : "running",
-    end: progress.completed ? "done" : undefined,
+    state: done ? "completed" : "running",
+    end: done ? "done" : undefined,
     record: progress,
-    completed: progress.completed_count,
-    total: progress.total,
+    completed,
+    total,
   };
 };
 
 const pollCrawl: Poller = async (client, id, signal) => {
   const { crawl } = await client.getCrawl(id, { signal });
+  const phase = phaseOf("crawl", crawl.status);
   const reading: PollReading = {
-    state: crawl.status,
+    state: crawl.status ?? "unknown",
     record: crawl,
     completed: crawl.completed,
     total: crawl.total,
   };
-  if (crawl.status === "succeeded") reading.end = "done";
-  if (crawl.status === "failed") {
+  if (phase === "done") reading.end = "done";
+  if (phase === "failed" || phase === "canceled") {
     reading.end = "failed";
-    reading.error = crawl.error;
+    reading.error = crawl.error ?? (phase === "canceled" ? `the crawl was ${crawl.status}` : undefined);
   }
   return reading;
 };

@@ -10,7 +10,7 @@ export const HELP = `web-data-mcp — MCP server for the Web Data Service API
 Usage:
   web-data-mcp [--sandbox] [options]          stdio MCP server (default)
   web-data-mcp --http [--host H] [--port P]   Streamable HTTP at /mcp (host default 127.0.0.1)
-  web-data-mcp sandbox [--port P] [--key K] [--allow-callbacks]   the sandbox API alone
+  web-data-mcp sandbox [--port P] [--key K] [--allow-callbacks] [--dialect spec|live]   the sandbox API alone
   web-data-mcp sandbox --stop                 stop the shell sandbox that call --sandbox keeps
   web-data-mcp tools [--sandbox]              list the tools (no key needed)
   web-data-mcp call TOOL [JSON] [--sandbox] [--json]   one tool call; prints the result
@@ -32,6 +32,7 @@ Options (each overrides the environment variable of the same meaning):
   --metrics-port P       --http: /metrics on its own port instead, without authorization
   --allow-callbacks      sandbox: send webhook callbacks (to loopback addresses only)
   --key K                sandbox: accept only this bearer key (required beyond loopback)
+  --dialect D            sandbox: "spec" (default) or "live" (the live service's response shapes)
   --json                 call: also print the structured result as JSON
   -h, --help             this help
   -v, --version          the version
@@ -59,6 +60,7 @@ export const OPTIONS = {
   metrics: { type: "boolean" },
   "metrics-port": { type: "string" },
   "allow-callbacks": { type: "boolean" },
+  dialect: { type: "string" },
   "exit-when-idle": { type: "string" },
   "state-file": { type: "string" },
   json: { type: "boolean" },

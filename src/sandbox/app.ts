@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import type { SandboxState } from "./context.js";
 import { CrawlStore } from "./crawl.js";
+import { liveDialect } from "./dialect.js";
 import { errorResponse, type SandboxEnv } from "./http.js";
 import { authenticate, checkHost, guardControl, injectFaults, logRequests, rateLimit } from "./middleware.js";
 import { agentRoutes } from "./routes/agents.js";
@@ -23,6 +24,7 @@ export function createApp(state: SandboxState) {
     checkHost(state),
     guardControl(state),
     logRequests(state),
+    liveDialect(() => state.config.dialect),
     rateLimit(state),
     injectFaults(state),
     authenticate(state),

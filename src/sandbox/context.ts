@@ -16,6 +16,7 @@ export interface SandboxConfig extends Required<TunableOptions> {
   legacyAuth: string;
   extraAgents: number;
   allowCallbacks: boolean;
+  dialect: "spec" | "live";
 }
 
 export const TASK_ERROR: TaskFailure = {
@@ -60,6 +61,7 @@ export class SandboxState {
       catalogDelayMs: options.catalogDelayMs ?? 0,
       extraAgents: options.extraAgents ?? 0,
       allowCallbacks: options.allowCallbacks ?? false,
+      dialect: options.dialect ?? "spec",
     };
     this.limiter = new RateLimiter(this.config.rateLimit);
     this.tasks = new TaskStore(() => this.location.legacyUrl, this.timers, this.callbacks);

@@ -75,7 +75,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 /**
- * `web-data-mcp sandbox [--host H] [--port P] [--key K] [--allow-callbacks]`: starts the sandbox
+ * `web-data-mcp sandbox [--host H] [--port P] [--key K] [--allow-callbacks] [--dialect spec|live]`: starts the sandbox
  * and writes what it bound to stderr. Resolves to the running sandbox; the caller closes it.
  */
 export async function runSandboxCommand(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -85,8 +85,9 @@ export async function runSandboxCommand(options: SandboxOptions = {}): Promise<S
   const where = sandbox.bound.startsWith(new URL(sandbox.url).host)
     ? sandbox.url
     : `${sandbox.url} (bound to ${sandbox.bound})`;
+  const dialectNote = options.dialect === "live" ? "; live dialect" : "";
   process.stderr.write(
-    `web-data sandbox listening on ${where} (accepts ${keyNote}; ${callbacks}; demo site ${sandbox.siteUrl})\n`,
+    `web-data sandbox listening on ${where} (accepts ${keyNote}; ${callbacks}; demo site ${sandbox.siteUrl}${dialectNote})\n`,
   );
   return sandbox;
 }

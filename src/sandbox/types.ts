@@ -26,6 +26,12 @@ export interface SandboxOptions {
   allowCallbacks?: boolean;
   /** Extra Host header values answered besides loopback (`name` or `name:port`; `*` = any). */
   allowedHosts?: string[];
+  /**
+   * "spec" (default): responses as the spec shows them; "live": in the shapes of the live
+   * service's published types (see dialect.ts). A request can ask for either with the header
+   * `X-Sandbox-Dialect`.
+   */
+  dialect?: "spec" | "live";
 }
 
 /** One callback the sandbox was asked to send. */

@@ -33,7 +33,7 @@ type Entry = {
   success_rate?: number;
   consecutive_bad_windows?: number;
   history?: Record<string, unknown>[];
-  driver?: { driver: string; antibot_systems: string[]; requires_js_rendering: boolean };
+  driver?: { driver: string; antibot_systems: string[]; requires_js_rendering?: boolean };
 };
 
 export const checkDomainHealth = defineTool({
@@ -85,7 +85,9 @@ export const checkDomainHealth = defineTool({
         row.driver = {
           driver: drv.driver,
           antibot_systems: drv.antibot_systems,
-          requires_js_rendering: drv.requires_js_rendering,
+          ...(drv.requires_js_rendering !== undefined
+            ? { requires_js_rendering: drv.requires_js_rendering }
+            : {}),
         };
       }
       return row;
@@ -98,7 +100,7 @@ export const checkDomainHealth = defineTool({
       const n = r.consecutive_bad_windows;
       const bad = n ? `, ${plural(n, "bad window")} in a row` : "";
       const drv = r.driver
-        ? `; driver ${r.driver.driver}, antibot: ${r.driver.antibot_systems.join(", ") || "none"}, JS rendering ${r.driver.requires_js_rendering ? "required" : "not required"}`
+        ? `; driver ${r.driver.driver}, antibot: ${r.driver.antibot_systems.join(", ") || "none"}, JS rendering ${r.driver.requires_js_rendering === undefined ? "unknown" : r.driver.requires_js_rendering ? "required" : "not required"}`
         : "";
       return `- ${r.domain}: ${r.status}${rate}${bad}${drv}`;
     });

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
+import { succeeded } from "../async/states.js";
 import { clip, estimateTokens, TOKEN_CAP } from "./result.js";
 
 /** One task of a batch or crawl, as listed in results. */
@@ -44,7 +45,7 @@ export async function collectPages(
     if (r.error) item.error = r.error;
     return item;
   });
-  const readable = items.filter((i) => i.state === "success");
+  const readable = items.filter((i) => succeeded("item", i.state));
   // An even share per page, so one long page does not crowd out the rest.
   const share = Math.max(MIN_PAGE_CHARS, Math.floor(maxChars / Math.max(1, readable.length)));
   let budget = maxChars;

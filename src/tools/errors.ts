@@ -65,6 +65,8 @@ export interface ErrorPayload {
   error?: string;
   error_type?: string;
   id?: string;
+  /** invalid_response: the first 500 characters of the body, redacted. */
+  body?: string;
 }
 
 /** One 422 entry as `loc: msg`, without the leading "body" segment of a body field. */
@@ -122,6 +124,7 @@ function apiErrorText(e: ApiError, options: ErrorTextOptions): { text: string; p
       break;
     case "invalid_response":
       advice = "The service answered with a body that is not the JSON the spec describes. Try again later.";
+      if (e.body !== undefined) payload.body = e.body;
       break;
     case "network_error":
     case "timeout":
@@ -137,7 +140,7 @@ function apiErrorText(e: ApiError, options: ErrorTextOptions): { text: string; p
   }
   if (e.maybeAccepted) {
     advice +=
-      " The submission may have been accepted before the failure: check get_task (or list recent tasks) before submitting again, so the work is not run twice.";
+      " The submission may have been accepted before the failure: list recent tasks with get_task {} (no id) before submitting again, so the work is not run twice.";
   }
   const detail = e.code === "validation_failed" ? "" : ` (${status}${message})`;
   return { text: `Error [${e.code}]: ${advice}${detail}`.trim(), payload };

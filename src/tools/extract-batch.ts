@@ -1,6 +1,7 @@
 /** `extract_batch`: many pages at once through POST /v1/extract/batch, waited on and summarised. */
 import { z } from "zod";
 import { EXTRACT_FORMATS } from "../api/schemas.js";
+import { succeeded } from "../async/states.js";
 import { collectPages, itemsMarkdown, type TaskRef, taskItem } from "./collect.js";
 import { argumentProblems, invalidArguments } from "./errors.js";
 import { urlArg } from "./extract-page.js";
@@ -78,7 +79,7 @@ export const extractBatch = defineTool({
     submission.tasks?.forEach((t, i) => {
       const input = t.input as { url?: unknown } | undefined;
       const url = typeof input?.url === "string" ? input.url : args.inputs[i]?.url;
-      if (url) urls.set(t.id, url);
+      if (url && t.id) urls.set(t.id, url);
     });
     const detail = await ctx.client.getBatch(batch_id, { signal: ctx.signal });
     const refs: TaskRef[] = detail.tasks.map((t) => ({
@@ -89,7 +90,7 @@ export const extractBatch = defineTool({
     }));
     const listed = refs.slice(0, LIST_LIMIT);
     const { items, unread } = await collectPages(ctx.client, listed, args.max_chars, ctx.signal);
-    const ok = refs.filter((r) => r.state === "success").length;
+    const ok = refs.filter((r) => succeeded("item", r.state)).length;
     const lines = [`# Batch ${batch_id}: ${ok}/${refs.length} pages succeeded`];
     if (unread > 0)
       lines.push(`${unread} successful page(s) did not fit in max_chars; read them with get_task.`);

@@ -1,8 +1,12 @@
 /**
  * `get_task`: the state of a task, batch or crawl, and its results once done — the way to
- * resume any long tool's handle and to read on past `max_chars` (with `offset`).
+ * resume any long tool's handle and to read on past `max_chars` (with `offset`). Without an id
+ * it lists recent tasks (`GET /v1/tasks`, `cursor` and `limit`): the way to find a submission
+ * that may have been accepted although its call failed. Whether something is still running,
+ * done, failed or canceled is decided by async/states.ts.
  */
 import { z } from "zod";
+import { batchCounts, batchPhase, phaseOf } from "../async/states.js";
 import { itemsMarkdown, taskItem } from "./collect.js";
 import { ToolError } from "./errors.js";
 import { LIST_LIMIT } from "./extract-batch.js";
@@ -36,17 +40,19 @@ async function readTask(
   ctx: ToolContext,
 ): Promise<ToolResult<Out>> {
   const { task } = await ctx.client.getTask(id, { signal: ctx.signal });
-  if (task.state === "error") {
+  const state = task.state ?? "unknown";
+  const phase = phaseOf("task", task.state);
+  if (phase === "failed" || phase === "canceled") {
     throwFailed({
       status: "failed",
       target: { kind: "task", id },
-      state: task.state,
-      error: task.error,
+      state,
+      error: task.error ?? (phase === "canceled" ? `the task was ${state}` : undefined),
       error_type: task.error_type,
       record: task,
     });
   }
-  if (task.state !== "success") return pending({ kind: "task", id }, task.state);
+  if (phase !== "done") return pending({ kind: "task", id }, state);
   const result = await ctx.client.getTaskResults(id, { signal: ctx.signal });
   const data = result.data ?? {};
   if (data.markdown === undefined && data.html === undefined && mapUrls(result).length > 0) {
@@ -57,7 +63,7 @@ async function readTask(
     return {
       structured: {
         status: "done",
-        state: task.state,
+        state,
         task_id: id,
         url: result.url,
         urls: page,
@@ -69,7 +75,7 @@ async function readTask(
   }
   const shaped = shapePage(result, maxChars, offset);
   return {
-    structured: { status: "done", state: task.state, ...shaped.structured },
+    structured: { status: "done", state, ...shaped.structured },
     text: shaped.text,
     images: shaped.images,
   };
@@ -77,26 +83,31 @@ async function readTask(
 
 async function readBatch(id: string, offset: number, ctx: ToolContext): Promise<ToolResult<Out>> {
   const progress = await ctx.client.getBatchProgress(id, { signal: ctx.signal });
-  const counts = { completed: progress.completed_count, total: progress.total };
-  if (!progress.completed) return pending({ kind: "batch", id }, "running", counts);
+  const counts = batchCounts(progress);
+  if (batchPhase(progress) !== "done") return pending({ kind: "batch", id }, "running", counts);
   const detail = await ctx.client.getBatch(id, { signal: ctx.signal });
   return listing({ kind: "batch", id }, "completed", detail.tasks, offset, counts);
 }
 
 async function readCrawl(id: string, offset: number, ctx: ToolContext): Promise<ToolResult<Out>> {
   const { crawl } = await ctx.client.getCrawl(id, { signal: ctx.signal });
-  if (crawl.status === "failed") {
+  const state = crawl.status ?? "unknown";
+  const phase = phaseOf("crawl", crawl.status);
+  if (phase === "failed" || phase === "canceled") {
     throwFailed({
       status: "failed",
       target: { kind: "crawl", id },
-      state: crawl.status,
-      error: crawl.error,
+      state,
+      error: crawl.error ?? (phase === "canceled" ? `the crawl was ${state}` : undefined),
       record: crawl,
     });
   }
-  const counts = { completed: crawl.completed, total: crawl.total };
-  if (crawl.status !== "succeeded") return pending({ kind: "crawl", id }, crawl.status, counts);
-  return listing({ kind: "crawl", id }, crawl.status, crawl.tasks, offset, counts);
+  const counts = {
+    ...(crawl.completed !== undefined ? { completed: crawl.completed } : {}),
+    ...(crawl.total !== undefined ? { total: crawl.total } : {}),
+  };
+  if (phase !== "done") return pending({ kind: "crawl", id }, state, counts);
+  return listing({ kind: "crawl", id }, state, crawl.tasks, offset, counts);
 }
 
 function listing(
@@ -104,7 +115,7 @@ function listing(
   state: string,
   tasks: ReadonlyArray<{ id: string; state: string; url?: unknown; error?: unknown }>,
   offset: number,
-  counts: { completed: number; total: number },
+  counts: { completed?: number; total?: number },
 ): ToolResult<Out> {
   const slice = tasks.slice(offset, offset + LIST_LIMIT);
   const items = slice.map((t) => ({
@@ -116,7 +127,7 @@ function listing(
   const end = offset + slice.length;
   const next_offset = end < tasks.length ? end : undefined;
   const lines = [
-    `# ${target.kind} ${target.id}: ${state}, ${counts.completed}/${counts.total} done; tasks ${offset + 1}-${end} of ${tasks.length}`,
+    `# ${target.kind} ${target.id}: ${state}, ${counts.completed ?? "?"}/${counts.total ?? tasks.length} done; tasks ${offset + 1}-${end} of ${tasks.length}`,
   ];
   lines.push("Read a page with get_task and its task_id.", "", itemsMarkdown(items));
   if (next_offset !== undefined)
@@ -134,11 +145,49 @@ function listing(
   };
 }
 
+const LIST_DEFAULT = 20;
+
+/** No id: recent tasks, newest first as the service lists them (`GET /v1/tasks`). */
+async function listTasks(
+  cursor: string | undefined,
+  limit: number,
+  ctx: ToolContext,
+): Promise<ToolResult<Out>> {
+  const list = await ctx.client.listTasks({ cursor, limit }, { signal: ctx.signal });
+  const tasks = list.tasks.slice(0, limit).flatMap((t) => {
+    if (t.id === undefined) return [];
+    const row: Record<string, unknown> = { task_id: t.id, state: t.state ?? "unknown" };
+    const input = (t as { input?: { url?: unknown } }).input;
+    const url = t.url ?? (typeof input?.url === "string" ? input.url : undefined);
+    if (url !== undefined) row.url = url;
+    if (t.created_at !== undefined) row.created_at = t.created_at;
+    if (t.error !== undefined) row.error = t.error;
+    return [row];
+  });
+  const lines = [`# ${tasks.length} recent task(s)${cursor ? " (continued)" : ""}`];
+  lines.push("Read one with get_task and its task_id.", "");
+  for (const t of tasks) {
+    const extra = [t.url, t.created_at, t.error].filter((x) => typeof x === "string");
+    lines.push(`- ${t.task_id}: ${t.state}${extra.length ? ` (${extra.join(", ")})` : ""}`);
+  }
+  if (list.next_cursor)
+    lines.push("", `[more: get_task ${JSON.stringify({ cursor: list.next_cursor, limit })}]`);
+  return {
+    structured: {
+      status: "done",
+      tasks,
+      ...(list.next_cursor ? { next_cursor: list.next_cursor } : {}),
+      ...(list.total !== undefined ? { total: list.total } : {}),
+    },
+    text: lines.join("\n"),
+  };
+}
+
 export const getTask = defineTool({
   name: "get_task",
   title: "Get task, batch or crawl",
   description:
-    "State and results of a task, batch or crawl (exactly one id). Resumes long tools' handles; offset reads on where a result was cut.",
+    "State and results of a task, batch or crawl (at most one id). Resumes long tools' handles; offset reads on where a result was cut. With no id, lists recent tasks (cursor, limit).",
   toolset: "tasks",
   examples: [
     { task_id: "00000000-0000-4000-a000-000000000001" },
@@ -150,6 +199,8 @@ export const getTask = defineTool({
     crawl_id: idArg.optional(),
     offset: offsetArg.describe("Chars (page) or items (batch, crawl, map) to skip"),
     max_chars: maxCharsArg,
+    cursor: z.string().min(1).max(500).optional().describe("No id: the next_cursor of a previous task list"),
+    limit: z.number().int().min(1).max(100).optional().describe("No id: how many recent tasks to list (20)"),
   },
   output: {
     ...longToolShape,
@@ -160,16 +211,22 @@ export const getTask = defineTool({
     total: z.number().optional(),
     pages: z.array(taskItem).optional(),
     urls: z.array(z.string()).optional(),
+    tasks: z
+      .array(z.looseObject({ task_id: z.string(), state: z.string() }))
+      .optional()
+      .describe("No id: recent tasks, also url, created_at, error"),
+    next_cursor: z.string().optional(),
   },
   readOnly: true,
   async handler(args, ctx) {
     const given = (["task_id", "batch_id", "crawl_id"] as const).filter((k) => args[k] !== undefined);
-    if (given.length !== 1) {
+    if (given.length > 1) {
       throw new ToolError(
         "invalid_argument",
-        `get_task needs exactly one of task_id, batch_id, crawl_id (got ${given.length ? given.join(", ") : "none"}).`,
+        `get_task takes one of task_id, batch_id, crawl_id, or none to list recent tasks (got ${given.join(", ")}).`,
       );
     }
+    if (given.length === 0) return listTasks(args.cursor, args.limit ?? LIST_DEFAULT, ctx);
     if (args.task_id) return readTask(args.task_id, args.offset, args.max_chars, ctx);
     if (args.batch_id) return readBatch(args.batch_id, args.offset, ctx);
     return readCrawl(args.crawl_id!, args.offset, ctx);

@@ -11,10 +11,11 @@ import { defineTool } from "./tool.js";
 const run = z.looseObject({ id: z.string(), status: z.string() });
 type Run = {
   id: string;
-  job_id: string;
+  job_id?: string;
+  /** PENDING, RUNNING, SUCCESS, FAILED, CANCELLED, TIMEOUT, WARNING or another word; "unknown" when not given. */
   status: string;
-  triggered_by: string;
-  created_at: string;
+  triggered_by?: string;
+  created_at?: string;
   started_at?: string;
   finished_at?: string;
   input_count?: number;
@@ -44,7 +45,7 @@ export const jobRuns = defineTool({
     total: z.number().optional(),
     offset: z.number().optional(),
     next_offset: z.number().optional(),
-    download: z.looseObject({ url: z.string(), expires_at: z.string() }).optional(),
+    download: z.looseObject({ url: z.string(), expires_at: z.string().optional() }).optional(),
   },
   readOnly: true,
   async handler(args, ctx) {
@@ -76,21 +77,26 @@ export const jobRuns = defineTool({
     }
     const list = await ctx.client.jobRuns(args.job_id, { limit: args.limit, offset: args.offset }, opts);
     const runs = list.items.map((r) => {
-      const row: Run = {
-        id: r.id,
-        job_id: r.job_id,
-        status: r.status,
-        triggered_by: r.triggered_by,
-        created_at: r.created_at,
-      };
-      for (const k of ["started_at", "finished_at", "input_count", "result_count", "artifact_ids"] as const) {
+      const row: Run = { id: r.id, status: r.status ?? "unknown" };
+      for (const k of [
+        "job_id",
+        "triggered_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "input_count",
+        "result_count",
+        "artifact_ids",
+      ] as const) {
         if (r[k] !== undefined) (row as Record<string, unknown>)[k] = r[k];
       }
       return row;
     });
-    const next = list.offset + runs.length < list.total ? list.offset + runs.length : undefined;
+    const offset = list.offset ?? args.offset;
+    const total = list.total ?? offset + runs.length;
+    const next = offset + runs.length < total ? offset + runs.length : undefined;
     const lines = [
-      `Job ${args.job_id}: ${plural(list.total, "run")}; showing ${runs.length} from offset ${list.offset}.`,
+      `Job ${args.job_id}: ${list.total !== undefined ? plural(list.total, "run") : "? runs"}; showing ${runs.length} from offset ${offset}.`,
     ];
     for (const r of runs) {
       const counts = r.result_count !== undefined ? `, ${plural(r.result_count, "result")}` : "";

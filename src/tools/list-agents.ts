@@ -20,7 +20,7 @@ type Row = {
   domain?: string;
   vertical?: string;
   managed_by?: string;
-  is_public: boolean;
+  is_public?: boolean;
   description?: string;
 };
 

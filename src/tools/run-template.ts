@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
+import { phaseOf, succeeded } from "../async/states.js";
 import { assertResultOk } from "./agent-execute.js";
 import { ToolError } from "./errors.js";
 import { clip, longToolShape, maxCharsArg, pendingResult, plural, throwFailed } from "./result.js";
@@ -98,9 +99,9 @@ export const runTemplate = defineTool({
       const results = await collect(
         ctx,
         submitted.batch_id,
-        submitted.tasks?.map((t) => t.id),
+        submitted.tasks?.flatMap((t) => (t.id ? [t.id] : [])),
       );
-      const ok = results.filter((r) => r.state === "success").length;
+      const ok = results.filter((r) => succeeded("item", r.state)).length;
       const text = [
         `Template ${template} batch ${submitted.batch_id}: ${ok}/${results.length} succeeded.`,
         clip(JSON.stringify(results, null, 1), args.max_chars).text,
@@ -161,7 +162,8 @@ async function collect(ctx: ToolContext, batchId: string, ids?: string[]) {
         error?: string;
       };
       const state = r.task?.state ?? (r.status === "error" ? "error" : "success");
-      if (state === "error") out.push({ index, task_id, state, error: r.error ?? "task failed" });
+      if (phaseOf("item", state) === "failed")
+        out.push({ index, task_id, state, error: r.error ?? "task failed" });
       else out.push({ index, task_id, state, parsing: r.data?.parsing });
     } catch (e) {
       out.push({ index, task_id, state: "error", error: e instanceof Error ? e.message : String(e) });
@@ -178,9 +180,11 @@ async function listVersions(ctx: ToolContext, template: string, limit: number, o
     created_at: v.created_at,
     ...(v.metadata?.description ? { description: v.metadata.description } : {}),
   }));
-  const next = list.offset + list.items.length < list.total ? list.offset + list.items.length : undefined;
+  const at = list.offset ?? offset;
+  const total = list.total ?? at + list.items.length;
+  const next = at + list.items.length < total ? at + list.items.length : undefined;
   const lines = [
-    `Template ${template}: ${plural(list.total, "version")}; showing ${versions.length} from offset ${list.offset}.`,
+    `Template ${template}: ${list.total !== undefined ? plural(list.total, "version") : "? versions"}; showing ${versions.length} from offset ${at}.`,
   ];
   for (const v of versions)
     lines.push(`- v${v.version_number} (${v.created_at})${v.description ? ` ${v.description}` : ""}`);

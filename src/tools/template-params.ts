@@ -36,7 +36,7 @@ export async function templateVersions(
       { signal },
     );
     versions.push(...list.items);
-    if (list.items.length < PAGE || versions.length >= list.total) break;
+    if (list.items.length < PAGE || versions.length >= (list.total ?? Number.POSITIVE_INFINITY)) break;
   }
   perClient.set(template, { at: Date.now(), versions });
   return versions;

@@ -120,13 +120,17 @@ describe("response validation", () => {
     expect(response.task.novel).toBe(1);
   });
 
-  it("names a missing required member", async () => {
+  it("names the missing member a tool needs and the endpoint, with the body's start in details", async () => {
     const { client } = await setup((_req, res) =>
-      json(res, 200, { task: { state: "pending", created_at: "x" } }),
+      json(res, 200, { status: "accepted", note: "x".repeat(600), key: KEY }),
     );
-    const err = await failure(client.getTask(TASK.id));
+    const err = await failure(client.extractAsync({ url: "https://example.com/" }));
     expect(err.code).toBe("invalid_response");
-    expect(err.message).toContain('required member "task.id"');
+    expect(err.message).toContain('required member "task_id"');
+    expect(err.message).toContain("POST /v1/extract/async");
+    expect(err.body).toContain('"status":"accepted"');
+    expect(err.body?.length).toBe(500);
+    expect(JSON.stringify(err)).not.toContain(KEY);
   });
 
   it("says so when a body is not JSON, quoting its start", async () => {

@@ -167,7 +167,7 @@ describe("agents", () => {
           BatchProgressSchema,
           (await call(sandbox, "GET", `/v1/batches/${batch.batch_id}/progress`)).body,
         ),
-      (p) => p.completed,
+      (p) => p.completed === true,
     );
     expect(progress.completed_count).toBe(2);
     const invalid = await call(sandbox, "POST", "/v1/agents/batch", {

@@ -100,9 +100,9 @@ describe("extract, tasks and batches", () => {
     expect(first.task.status_url).toBe(`${sandbox.legacyUrl}/api/v1/tasks/${submitted.task_id}`);
     const done = shape(TaskStatusResponseSchema, (await waitTask(submitted.task_id)).body);
     expect(done.task).toMatchObject({ state: "success", api_type: "extract", status_code: 200 });
-    const legacyStatus = await call(sandbox, "GET", done.task.status_url!);
+    const legacyStatus = await call(sandbox, "GET", String(done.task.status_url));
     expect(legacyStatus.body.task.id).toBe(submitted.task_id);
-    const viaLegacy = await call(sandbox, "GET", done.task.download_url!);
+    const viaLegacy = await call(sandbox, "GET", String(done.task.download_url));
     const result = shape(TaskResultSchema, viaLegacy.body);
     expect(result.task_id).toBe(submitted.task_id);
     expect(result.data.markdown).toContain("Blog");
@@ -167,8 +167,8 @@ describe("extract, tasks and batches", () => {
           (await call(sandbox, "GET", `/v1/batches/${submitted.batch_id}/progress`)).body,
         ),
       (p) => {
-        seen.add(p.completed_count);
-        return p.completed;
+        seen.add(p.completed_count ?? -1);
+        return p.completed === true;
       },
       10,
     );

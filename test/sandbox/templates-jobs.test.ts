@@ -130,7 +130,7 @@ describe("templates (v2) and jobs", () => {
       ArtifactDownloadSchema,
       (await call(sandbox, "GET", `/v2/jobs/runs/${finished.id}/artifacts/${artifact}/download-url`)).body,
     );
-    expect(Date.parse(link.expires_at)).toBeGreaterThan(Date.now());
+    expect(Date.parse(link.expires_at ?? "")).toBeGreaterThan(Date.now());
     const file = await call(sandbox, "GET", link.url, { auth: null });
     expect(file.status).toBe(200);
     const lines = file.text

@@ -1,0 +1,116 @@
+/**
+ * The one place that decides whether a task, batch or crawl (or one task listed inside a batch or
+ * crawl) is still running, done, failed or canceled. The waiting mechanism, `get_task`, progress
+ * and webhook completion all ask here, so a new state word is taught in one place.
+ *
+ * The spec and the live service's published types use different words: tasks `pending`,
+ * `queued`, `in_progress`, `success`, `error`; crawls `queued`, `running`, `succeeded`, `failed`,
+ * `canceled`; tasks listed in a flat crawl `pending`, `completed`, `failed`. An unknown word
+ * counts as still running (the wait stays bounded by its deadline) and is logged once.
+ */
+
+export type Phase = "running" | "done" | "failed" | "canceled";
+export type StateKind = "task" | "crawl" | "item";
+
+const CANCELED = ["canceled", "cancelled"];
+
+const PHASES: Record<StateKind, Record<string, Phase>> = {
+  task: {
+    pending: "running",
+    queued: "running",
+    in_progress: "running",
+    success: "done",
+    error: "failed",
+  },
+  crawl: {
+    queued: "running",
+    pending: "running",
+    running: "running",
+    // callback events that do not end a crawl
+    started: "running",
+    page: "running",
+    succeeded: "done",
+    completed: "done",
+    failed: "failed",
+    ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
+  },
+  // A task listed in a batch or crawl: either vocabulary.
+  item: {
+    pending: "running",
+    queued: "running",
+    in_progress: "running",
+    running: "running",
+    success: "done",
+    completed: "done",
+    succeeded: "done",
+    error: "failed",
+    failed: "failed",
+    ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
+  },
+};
+
+const warned = new Set<string>();
+let warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`);
+
+/** Where the one-time "unknown state" notes go (stderr by default; never stdout). */
+export function setUnknownStateLogger(sink: (message: string) => void): void {
+  warn = sink;
+}
+
+/** The phase of a state word; `undefined`/`null` (not reported yet) and unknown words are running. */
+export function phaseOf(kind: StateKind, state: unknown): Phase {
+  if (typeof state !== "string" || state === "unknown") return "running";
+  const phase = PHASES[kind][state] ?? PHASES[kind][state.toLowerCase()];
+  if (phase) return phase;
+  const key = `${kind}:${state}`;
+  if (!warned.has(key) && warned.size < 100) {
+    warned.add(key);
+    try {
+      warn(`web-data-mcp: unknown ${kind} state "${state.slice(0, 40)}"; treating it as still running`);
+    } catch {
+      // a failing log sink must not break a poll
+    }
+  }
+  return "running";
+}
+
+export const isFinal = (phase: Phase): boolean => phase !== "running";
+
+/** True when a task (or a listed task) ended with a readable result. */
+export const succeeded = (kind: StateKind, state: unknown): boolean => phaseOf(kind, state) === "done";
+
+/**
+ * The phase of a batch from its progress record: `completed: true`, or every task counted
+ * (`completed_count >= total`), or a `progress` fraction of 1 means done.
+ */
+export function batchPhase(progress: {
+  completed?: boolean | null;
+  completed_count?: number | null;
+  total?: number | null;
+  progress?: number | null;
+}): Phase {
+  if (progress.completed === true) return "done";
+  if (progress.completed === false) return "running";
+  const { completed_count: done, total, progress: fraction } = progress;
+  if (typeof done === "number" && typeof total === "number" && total > 0 && done >= total) return "done";
+  if (typeof fraction === "number" && fraction >= 1) return "done";
+  return "running";
+}
+
+/**
+ * Completed and total tasks of a batch from its progress record; `total` may be missing, then
+ * it is derived from `completed_count` and a `progress` fraction when both are there.
+ */
+export function batchCounts(progress: {
+  completed_count?: number | null;
+  total?: number | null;
+  progress?: number | null;
+}): { completed?: number; total?: number } {
+  const completed = typeof progress.completed_count === "number" ? progress.completed_count : undefined;
+  let total = typeof progress.total === "number" ? progress.total : undefined;
+  const fraction = progress.progress;
+  if (total === undefined && completed !== undefined && typeof fraction === "number" && fraction > 0) {
+    total = Math.round(completed / Math.min(1, fraction));
+  }
+  return { ...(completed !== undefined ? { completed } : {}), ...(total !== undefined ? { total } : {}) };
+}

@@ -1,0 +1,280 @@
+/**
+ * The sandbox's `live` dialect: the same service, answering in the shapes the live service's
+ * published SDK types show instead of the spec's. Chosen for the whole sandbox
+ * (`startSandbox({dialect: "live"})`, `web-data-mcp sandbox --dialect live`) or per request
+ * with the header `X-Sandbox-Dialect: live` (or `spec`). The routes build spec responses; this
+ * layer rewrites the 2xx JSON bodies and the error bodies on their way out. Requests are read
+ * the same in both dialects: what a client sends stays what the spec documents.
+ *
+ * What changes (each a variant the client must accept):
+ * - async submissions `{task_id}` → `{status, task: {id, state: "queued", …}}`; batch
+ *   submissions `{batch_id, …}` → `{status, batch: {id, batch_size, tasks}}`;
+ * - task records: `pending` → `queued` at first, then `in_progress`; absent members → `null`;
+ *   an extra member;
+ * - the task list `{tasks, next_cursor}` → `{data, pagination: {has_next, next_cursor, total}}`;
+ * - batch progress without `total` and `completed`; batch detail with `id` and a `null` task;
+ * - crawl status flat: `{crawl_id, status, completed, total, tasks: [{task_id, status}]}`, with
+ *   `queued` before the first page;
+ * - agents: `managed_by` the operator's name or null, `description` null, input properties
+ *   without `rules`/`description`, `output_schema` as a JSON Schema object, partial
+ *   `feature_flags`;
+ * - template versions with partial `metadata`; job runs with upper-case statuses, null
+ *   timestamps and counts; SERP with an unknown member in `data` and null `warnings`;
+ * - error bodies `{detail: "…"}` (401, 404) or `{message}` (402, 5xx); 422 and 429 unchanged.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { SandboxEnv } from "./http.js";
+import { isApiPath } from "./middleware.js";
+
+export type Dialect = "spec" | "live";
+export const DIALECT_HEADER = "X-Sandbox-Dialect";
+export const DIALECTS: readonly Dialect[] = ["spec", "live"];
+
+/** The operator's own name, where the spec says `vendor`. */
+export const LIVE_OPERATOR = "Web Data Inc.";
+
+type Obj = Record<string, any>;
+type Rewrite = (body: any, ctx: { method: string; path: string; query: URLSearchParams }) => unknown;
+
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Spec task state → live task state; `pending` is `queued` until the task is a little old. */
+function liveTaskState(task: Obj): string {
+  if (task.state !== "pending") return task.state;
+  const age = Date.now() - Date.parse(task.created_at ?? "");
+  return Number.isFinite(age) && age > 100 ? "in_progress" : "queued";
+}
+
+function liveTask(task: unknown): unknown {
+  if (!isObj(task)) return task;
+  return {
+    ...task,
+    state: liveTaskState(task),
+    modified_at: task.state === "pending" ? null : (task.modified_at ?? null),
+    error: task.error ?? null,
+    error_type: task.error_type ?? null,
+    status_code: task.status_code ?? null,
+    download_url: task.download_url ?? null,
+    queue: null,
+    priority: { level: "normal" },
+  };
+}
+
+const taskSubmission: Rewrite = (b) =>
+  isObj(b) && typeof b.task_id === "string"
+    ? {
+        status: "ok",
+        task: { id: b.task_id, state: "queued", created_at: new Date().toISOString(), error: null },
+      }
+    : b;
+
+const batchSubmission: Rewrite = (b) => {
+  if (!isObj(b) || typeof b.batch_id !== "string") return b;
+  const { batch_id, batch_size, tasks, ...rest } = b;
+  return { ...rest, status: "ok", batch: { id: batch_id, batch_size, tasks: (tasks ?? []).map(liveTask) } };
+};
+
+const CRAWL_TASK_STATUS: Record<string, string> = {
+  pending: "pending",
+  success: "completed",
+  error: "failed",
+};
+
+const crawlStatus: Rewrite = (b, { path }) => {
+  if (!isObj(b) || !isObj(b.crawl)) return b;
+  const { tasks, status, ...crawl } = b.crawl;
+  const list = Array.isArray(tasks) ? tasks : [];
+  return {
+    crawl_id: path.split("/").pop(),
+    ...crawl,
+    status: status === "running" && list.length === 0 ? "queued" : status,
+    tasks: list.map((t: Obj) => ({
+      task_id: t.id,
+      url: t.url ?? null,
+      status: CRAWL_TASK_STATUS[t.state] ?? t.state,
+    })),
+    error: crawl.error ?? null,
+  };
+};
+
+const liveAgentRecord = (a: unknown, i = 0): unknown => {
+  if (!isObj(a)) return a;
+  const managed = a.managed_by === "vendor" ? LIVE_OPERATOR : (a.managed_by ?? null);
+  return {
+    ...a,
+    managed_by: i % 5 === 4 ? null : managed,
+    description: i % 3 === 2 ? null : (a.description ?? null),
+    vertical: a.vertical ?? null,
+  };
+};
+
+const agentDetail: Rewrite = (b) => {
+  if (!isObj(b)) return b;
+  const out: Obj = { ...(liveAgentRecord(b) as Obj) };
+  if (Array.isArray(b.input_properties)) {
+    out.input_properties = b.input_properties.map((p: Obj) => {
+      const { rules: _rules, description, ...rest } = p;
+      return { ...rest, ...(p.required ? { description } : {}), examples: p.examples ?? null };
+    });
+  }
+  if (isObj(b.output_schema)) out.output_schema = { type: "object", properties: b.output_schema };
+  else out.output_schema = null;
+  if (isObj(b.feature_flags)) {
+    out.feature_flags = { is_localization_supported: b.feature_flags.is_localization_supported ?? null };
+  }
+  return out;
+};
+
+const JOB_STATUS: Record<string, string> = { SUCCEEDED: "SUCCESS", PENDING: "RUNNING" };
+
+const jobRuns: Rewrite = (b) => {
+  if (!isObj(b) || !Array.isArray(b.items)) return b;
+  return {
+    ...b,
+    items: b.items.map((r: Obj) => ({
+      ...r,
+      status: JOB_STATUS[r.status] ?? r.status,
+      started_at: r.started_at ?? null,
+      finished_at: r.finished_at ?? null,
+      result_count: r.result_count ?? null,
+      artifact_ids: r.artifact_ids ?? null,
+    })),
+  };
+};
+
+const templateVersions: Rewrite = (b) => {
+  if (!isObj(b) || !Array.isArray(b.items)) return b;
+  return {
+    ...b,
+    items: b.items.map((v: Obj) => ({
+      ...v,
+      metadata: { display_name: v.metadata?.display_name ?? null },
+      samples: v.samples ?? null,
+    })),
+  };
+};
+
+const taskResult: Rewrite = (b) =>
+  isObj(b) ? { ...b, task: isObj(b.task) ? liveTask(b.task) : null, status_code: b.status_code ?? null } : b;
+
+const serp: Rewrite = (b) =>
+  isObj(b)
+    ? {
+        ...b,
+        data: isObj(b.data) ? { ...b.data, knowledge_panel: null, related_questions: [] } : b.data,
+        warnings: b.warnings ?? null,
+        debug: null,
+      }
+    : b;
+
+const health: Rewrite = (b) =>
+  isObj(b) && Array.isArray(b.domains)
+    ? {
+        ...b,
+        domains: b.domains.map((d: Obj) => ({ ...d, history: d.history ?? null, region: null })),
+      }
+    : b;
+
+/** 2xx rewrites by method and path. */
+const ROUTES: [string, RegExp, Rewrite][] = [
+  ["POST", /^\/v1\/(extract|agent|agents|map)\/async$/, taskSubmission],
+  ["POST", /^\/v1\/search\/async$/, taskSubmission],
+  ["POST", /^\/(v1\/extract|v1\/agents|v2\/extract\/templates)\/batch$/, batchSubmission],
+  ["POST", /^\/(v1\/extract|v1\/agents\/run|v2\/extract\/templates\/run)$/, taskResult],
+  ["GET", /^\/v1\/tasks\/[^/]+\/results$/, taskResult],
+  ["GET", /^\/v1\/tasks\/[^/]+$/, (b) => (isObj(b) ? { ...b, task: liveTask(b.task) } : b)],
+  [
+    "GET",
+    /^\/v1\/tasks$/,
+    (b, { query }) =>
+      isObj(b)
+        ? {
+            data: (b.tasks ?? []).map(liveTask),
+            pagination: {
+              has_next: Boolean(b.next_cursor),
+              next_cursor: b.next_cursor ?? null,
+              total: null,
+              limit: Number(query.get("limit") ?? 0) || null,
+            },
+          }
+        : b,
+  ],
+  [
+    "GET",
+    /^\/v1\/batches\/[^/]+\/progress$/,
+    (b) => {
+      if (!isObj(b)) return b;
+      const { total: _total, completed: _completed, ...rest } = b;
+      return rest;
+    },
+  ],
+  [
+    "GET",
+    /^\/v1\/batches\/[^/]+$/,
+    (b) => {
+      if (!isObj(b)) return b;
+      const { batch_id, ...rest } = b;
+      return { ...rest, id: batch_id, tasks: [...(b.tasks ?? []).map(liveTask), null] };
+    },
+  ],
+  ["GET", /^\/v1\/crawl\/[^/]+$/, crawlStatus],
+  ["POST", /^\/v1\/crawl$/, (b) => (isObj(b) ? { ...b, status: "queued", error: null } : b)],
+  ["GET", /^\/v1\/agents$/, (b) => (Array.isArray(b) ? b.map((a, i) => liveAgentRecord(a, i)) : b)],
+  ["GET", /^\/v1\/agents\/[^/]+$/, agentDetail],
+  ["GET", /^\/v2\/extract\/templates\/[^/]+\/versions$/, templateVersions],
+  ["GET", /^\/v2\/jobs\/[^/]+\/runs$/, jobRuns],
+  [
+    "GET",
+    /^\/v2\/jobs\/runs\/[^/]+\/artifacts\/[^/]+\/download-url$/,
+    (b) => (isObj(b) ? { ...b, expires_at: null } : b),
+  ],
+  ["POST", /^\/v2\/serp$/, serp],
+  ["POST", /^\/v1\/domain-health\/check$/, health],
+];
+
+/** The live error body for a spec `{error: {code, message}}` body. */
+function liveError(status: number, body: unknown): unknown {
+  if (status === 422 || status === 429 || !isObj(body) || !isObj(body.error)) return body;
+  const message = body.error.message;
+  if (status === 401 || status === 404) return { detail: message };
+  if (status === 402 || status >= 500) return { message };
+  return body;
+}
+
+/** The dialect of one request: the header, else the sandbox's own. */
+export function dialectOf(header: string | undefined, fallback: Dialect): Dialect {
+  const asked = header?.trim().toLowerCase();
+  return asked === "live" || asked === "spec" ? asked : fallback;
+}
+
+/** Rewrites API responses into the live dialect when the sandbox or the request asks for it. */
+export function liveDialect(dialect: () => Dialect): MiddlewareHandler<SandboxEnv> {
+  return async (c, next) => {
+    await next();
+    if (!isApiPath(c.req.path)) return;
+    if (dialectOf(c.req.header(DIALECT_HEADER), dialect()) !== "live") return;
+    if (c.get("connectionReset")) return;
+    const res = c.res;
+    if (!(res.headers.get("content-type") ?? "").includes("application/json")) return;
+    let body: unknown;
+    try {
+      body = await res.clone().json();
+    } catch {
+      return; // a malformed-body fault stays malformed
+    }
+    let out = body;
+    if (res.status >= 200 && res.status < 300) {
+      const url = new URL(c.req.url);
+      const route = ROUTES.find(([m, re]) => m === c.req.method && re.test(c.req.path));
+      if (!route) return;
+      out = route[2](body, { method: c.req.method, path: c.req.path, query: url.searchParams });
+    } else {
+      out = liveError(res.status, body);
+    }
+    if (out === body) return;
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    c.res = undefined as unknown as Response;
+    c.res = new Response(JSON.stringify(out), { status: res.status, headers });
+  };
+}
