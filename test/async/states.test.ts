@@ -1,0 +1,122 @@
+/**
+ * The one state module (src/async/states.ts) and the waits that use it: every state word of the
+ * spec and of the live service, unknown words as running (logged once, bounded by the deadline),
+ * canceled crawls as final, batches without `total`.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { WebDataClient } from "../../src/api/client.js";
+import { endedIds } from "../../src/async/callback-receiver.js";
+import { batchCounts, batchPhase, phaseOf, setUnknownStateLogger } from "../../src/async/states.js";
+import { waitFor } from "../../src/async/wait.js";
+import { type FakeServer, type Handler, json, startFakeServer, TASK } from "../api/fake-server.js";
+
+let server: FakeServer | undefined;
+let client: WebDataClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+  setUnknownStateLogger((m) => process.stderr.write(`${m}\n`));
+});
+
+async function setup(handler: Handler) {
+  server = await startFakeServer(handler);
+  client = new WebDataClient({ baseUrl: server.url, apiKey: `states-key-${Math.random()}`, maxAttempts: 1 });
+  return client;
+}
+
+describe("phaseOf", () => {
+  it.each([
+    ["task", "pending", "running"],
+    ["task", "queued", "running"],
+    ["task", "in_progress", "running"],
+    ["task", "success", "done"],
+    ["task", "error", "failed"],
+    ["crawl", "queued", "running"],
+    ["crawl", "running", "running"],
+    ["crawl", "succeeded", "done"],
+    ["crawl", "failed", "failed"],
+    ["crawl", "canceled", "canceled"],
+    ["item", "completed", "done"],
+    ["item", "failed", "failed"],
+    ["item", "pending", "running"],
+    ["item", "success", "done"],
+  ] as const)("%s %s is %s", (kind, state, phase) => {
+    expect(phaseOf(kind, state)).toBe(phase);
+  });
+
+  it("an unknown word or a missing state is running, and the unknown word is logged once", () => {
+    const logged: string[] = [];
+    setUnknownStateLogger((m) => logged.push(m));
+    expect(phaseOf("task", "paused_by_operator")).toBe("running");
+    expect(phaseOf("task", "paused_by_operator")).toBe("running");
+    expect(phaseOf("task", null)).toBe("running");
+    expect(phaseOf("task", undefined)).toBe("running");
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('unknown task state "paused_by_operator"');
+  });
+
+  it("batches: completed, or every task counted, or a progress of 1, means done", () => {
+    expect(batchPhase({ completed: true })).toBe("done");
+    expect(batchPhase({ completed: false, progress: 1 })).toBe("running");
+    expect(batchPhase({ completed_count: 3, total: 3 })).toBe("done");
+    expect(batchPhase({ completed_count: 2, progress: 1 })).toBe("done");
+    expect(batchPhase({ completed_count: 1, progress: 0.5 })).toBe("running");
+    expect(batchPhase({})).toBe("running");
+    expect(batchCounts({ completed_count: 1, progress: 0.25 })).toEqual({ completed: 1, total: 4 });
+    expect(batchCounts({ completed_count: 1 })).toEqual({ completed: 1 });
+  });
+
+  it("webhook completion asks the same module", () => {
+    expect(endedIds({ task: { id: "a", state: "success" } })).toEqual(["a"]);
+    expect(endedIds({ task: { id: "a", state: "in_progress" } })).toEqual([]);
+    expect(endedIds({ event: "canceled", crawl_id: "c" })).toEqual(["c"]);
+    expect(endedIds({ event: "page", crawl_id: "c" })).toEqual([]);
+  });
+});
+
+describe("waits decide through it", () => {
+  it("a task in an unknown state is polled until the deadline, then handed back pending", async () => {
+    setUnknownStateLogger(() => {});
+    const c = await setup((_req, res) =>
+      json(res, 200, { task: { ...TASK, state: "reticulating", error: null } }),
+    );
+    const outcome = await waitFor(c, { kind: "task", id: TASK.id }, { deadlineMs: 600 });
+    expect(outcome).toMatchObject({ status: "pending", state: "reticulating" });
+    expect(server!.requests.length).toBeGreaterThan(0);
+  });
+
+  it("queued, then in_progress, then success (the live words) ends done", async () => {
+    const states = ["queued", "in_progress", "success"];
+    const c = await setup((_req, res, i) =>
+      json(res, 200, { task: { ...TASK, state: states[Math.min(i, 2)] } }),
+    );
+    const outcome = await waitFor(c, { kind: "task", id: TASK.id }, { deadlineMs: 20_000 });
+    expect(outcome).toMatchObject({ status: "done", state: "success" });
+  });
+
+  it("a canceled crawl (flat live shape) is final, not polled to the deadline", async () => {
+    const c = await setup((_req, res, i) =>
+      json(res, 200, {
+        crawl_id: "c1",
+        status: i < 1 ? "running" : "canceled",
+        completed: 1,
+        total: 3,
+        tasks: [{ task_id: "t1", status: "completed" }, null],
+      }),
+    );
+    const outcome = await waitFor(c, { kind: "crawl", id: "c1" }, { deadlineMs: 20_000 });
+    expect(outcome).toMatchObject({ status: "failed", state: "canceled" });
+    expect(outcome.status === "failed" && outcome.error).toContain("canceled");
+  });
+
+  it("a batch whose progress has no total ends on its progress fraction", async () => {
+    const c = await setup((_req, res, i) =>
+      json(res, 200, { completed_count: i < 1 ? 1 : 2, progress: i < 1 ? 0.5 : 1 }),
+    );
+    const outcome = await waitFor(c, { kind: "batch", id: "b1" }, { deadlineMs: 20_000 });
+    expect(outcome).toMatchObject({ status: "done", state: "completed" });
+  });
+});
