@@ -192,6 +192,7 @@ export const getTask = defineTool({
   examples: [
     { task_id: "00000000-0000-4000-a000-000000000001" },
     { task_id: "00000000-0000-4000-a000-000000000001", offset: 200, max_chars: 500 },
+    { limit: 10 },
   ],
   input: {
     task_id: idArg.optional(),
