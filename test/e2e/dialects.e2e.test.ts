@@ -164,6 +164,17 @@ describe.each(["spec", "live"] as const)("dialect %s", (dialect) => {
     expect(d.download.url).toMatch(/^http/);
   });
 
+  it(`a submission that may have been accepted is found through get_task {} (${dialect})`, async () => {
+    const url = `${sandbox.siteUrl}/about?maybe=${dialect}`;
+    sandbox.faults.add({ kind: "reset", after: "accept", match: "POST /v1/extract/async", count: 1 });
+    const r = await call(server, "extract_page", { url, render: true });
+    sandbox.faults.clear();
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain("get_task {}");
+    const list = await ok("get_task", { limit: 100 });
+    expect(list.tasks.some((t: { url?: string }) => t.url === url)).toBe(true);
+  });
+
   it(`get_task refuses ids that would change the path (${dialect})`, async () => {
     for (const id of ["..", ".", "  "]) {
       const from = sandbox.requests.length;
