@@ -191,7 +191,6 @@ export const getTask = defineTool({
   toolset: "tasks",
   examples: [
     { task_id: "00000000-0000-4000-a000-000000000001" },
-    { task_id: "00000000-0000-4000-a000-000000000001", offset: 200, max_chars: 500 },
     { limit: 10 },
   ],
   input: {
