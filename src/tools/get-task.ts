@@ -189,10 +189,7 @@ export const getTask = defineTool({
   description:
     "State and results of a task, batch or crawl (at most one id). Resumes long tools' handles; offset reads on where a result was cut. With no id, lists recent tasks (cursor, limit).",
   toolset: "tasks",
-  examples: [
-    { task_id: "00000000-0000-4000-a000-000000000001" },
-    { limit: 10 },
-  ],
+  examples: [{ task_id: "00000000-0000-4000-a000-000000000001" }, { limit: 10 }],
   input: {
     task_id: idArg.optional(),
     batch_id: idArg.optional(),

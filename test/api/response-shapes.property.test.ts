@@ -349,7 +349,7 @@ describe("responses are read by need", () => {
             const parsed = c.schema.safeParse(body);
             if (!parsed.success) {
               throw new Error(
-                `${JSON.stringify(body)}\n→ ${parsed.error.issues.map((i) => i.path.join(".") + ": " + i.message).join("; ")}`,
+                `${JSON.stringify(body)}\n→ ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
               );
             }
             // Members the schema does not know are kept, top level included.
