@@ -159,13 +159,23 @@ export const pathsSince = (sandbox: Sandbox, from: number) =>
 
 export type CliRun = ProcessRun;
 
-/** Runs `node dist/cli.js ARGS` to completion without blocking the test's event loop (its sandbox). */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/**
+ * Runs `node dist/cli.js ARGS` to completion without blocking the test's event loop (its sandbox).
+ * A `call --sandbox` without a WEBDATA_CACHE_DIR of the test's gets a temporary one, and the shell
+ * sandbox it starts there is stopped afterwards.
+ */
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   assertBuilt();
-  const cache = testCacheDir(env, args);
-  return runProcess(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH ?? "", ...cache.env },
-  }).finally(() => cache.remove());
+  const shell = args[0] === "call" && args.includes("--sandbox") && env.WEBDATA_CACHE_DIR === undefined;
+  const cache = shell ? testCacheDir(env) : testCacheDir(env, args);
+  const run = (a: string[]) =>
+    runProcess(process.execPath, [CLI, ...a], { env: { PATH: process.env.PATH ?? "", ...cache.env } });
+  try {
+    return await run(args);
+  } finally {
+    if (shell) await run(["sandbox", "--stop"]);
+    cache.remove();
+  }
 }
 
 /**

@@ -13,8 +13,13 @@ let temp: string | undefined;
 let app: string;
 let packed: { filename: string; files: Array<{ path: string }> };
 let bin: string;
+// WEBDATA_CACHE_DIR: where `call --sandbox` keeps its shell sandbox, stopped in afterAll.
 const env = () =>
-  childEnv({ npm_config_cache: join(temp!, "npm-cache"), npm_config_update_notifier: "false" });
+  childEnv({
+    npm_config_cache: join(temp!, "npm-cache"),
+    npm_config_update_notifier: "false",
+    WEBDATA_CACHE_DIR: join(temp!, "webdata-cache"),
+  });
 
 beforeAll(async () => {
   assertBuilt();
@@ -40,7 +45,10 @@ beforeAll(async () => {
   bin = join(app, "node_modules/web-data-mcp/dist/cli.js");
 }, 60_000);
 
-afterAll(() => removeTemp(temp));
+afterAll(async () => {
+  if (temp) await runNode([at("dist/cli.js"), "sandbox", "--stop"], { env: env() });
+  await removeTemp(temp);
+});
 
 describe("the npm package", () => {
   it("holds only the bundle, package.json and README (no sources, tests or source maps)", () => {
