@@ -69,7 +69,7 @@ export function errorFromStatus(input: StatusErrorInput): ApiErrorInit {
     case 404: {
       const doubled = /\/(v\d+)\/v\d+\//.exec(label);
       init.message = doubled
-        ? `404 Not Found from ${label}: the path has two version segments, so WEBDATA_BASE_URL ends in /${doubled[1]}; set WEBDATA_BASE_URL to the service host without the version (e.g. https://api.example.com).${said}`
+        ? `404 Not Found from ${label}: the path has two version segments, so the base URL ends in /${doubled[1]}; it should be the service host without the version (e.g. https://api.example.com).${said}`
         : `404 Not Found from ${label}: no such resource; check the id or name.${said}`;
       break;
     }

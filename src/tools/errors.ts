@@ -108,9 +108,9 @@ function apiErrorText(e: ApiError, options: ErrorTextOptions): { text: string; p
       advice = "The API rejected the request as malformed (HTTP 400). Check the arguments and call again.";
       break;
     case "not_found":
-      // A path with two version segments: the base URL is wrong, not the id (api/error-factory.ts).
-      advice = message.includes("WEBDATA_BASE_URL")
-        ? "The API has no such path (HTTP 404): WEBDATA_BASE_URL ends in a version segment. Fix WEBDATA_BASE_URL; retrying will not help."
+      // A path with two version segments (/v1/v2/…): the base URL is wrong, not the id.
+      advice = /\/v\d+\/v\d+\//.test(message)
+        ? "The API has no such path (HTTP 404): WEBDATA_BASE_URL ends in a version segment. Set it to the service host without the version; retrying will not help."
         : "The API does not know this resource (HTTP 404). Check the id or name.";
       break;
     case "rate_limited":

@@ -167,9 +167,7 @@ describe("configuration problems found at start-up", () => {
     expect(r.stderr).toContain(
       "web-data-mcp: note: WEBDATA_BASE_URL ends in /v1, but the tools add /v1 and /v2 themselves; set it to the service host without the version",
     );
-    expect(r.stdout).toContain(
-      "WEBDATA_BASE_URL ends in /v1; set WEBDATA_BASE_URL to the service host without the version",
-    );
+    expect(r.stdout).toContain("the base URL ends in /v1; it should be the service host without the version");
     const plain = errorFromStatus({
       status: 404,
       bodyText: "",
