@@ -3,8 +3,10 @@
  * Requests are sent as given (the tools validate arguments); responses are validated with the
  * loose schemas of schemas.ts. Every method rejects only with `ApiError`.
  */
+
 import type { Dispatcher } from "undici";
 import { z } from "zod";
+import { DEFAULT_MAX_RPS } from "../config.js";
 import type {
   AgentBatchRequest,
   AgentListQuery,
@@ -34,8 +36,6 @@ import { DEFAULT_RETRY, type RequestKind } from "./retry.js";
 import * as S from "./schemas.js";
 
 export type * from "./client-types.js";
-
-export const DEFAULT_MAX_RPS = 83;
 
 type Query = Record<string, string | number | boolean | undefined>;
 

@@ -3,10 +3,12 @@
  * (schedule.ts), a deadline that returns a resumable handle instead of throwing, progress on
  * every poll, cancellation, and an optional callback notification raced against the polling.
  */
+
 import { abortedError } from "../api/abort.js";
 import type { WebDataClient } from "../api/client.js";
 import { isTimeoutReason } from "../api/error-factory.js";
 import { ApiError, type ErrorCode } from "../api/errors.js";
+import { DEFAULT_WAIT_MS } from "../config.js";
 import { type Progress, ProgressTracker } from "./progress.js";
 import { firstPollDelayMs, nextPollDelayMs } from "./schedule.js";
 import { describeReading, POLLERS, type PollReading, type WaitTarget } from "./targets.js";
@@ -47,7 +49,6 @@ export type WaitOutcome =
       lastError?: string;
     };
 
-export const DEFAULT_WAIT_MS = 50_000;
 /** setTimeout's largest delay (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 /** A poll is not started when less than this is left before the deadline. */

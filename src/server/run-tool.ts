@@ -13,6 +13,7 @@ import type {
 import { linkSignals, shareSignal } from "../api/abort.js";
 import type { WebDataClient } from "../api/client.js";
 import { redactDeep } from "../api/redact.js";
+import { ProgressTracker } from "../async/progress.js";
 import { waitFor } from "../async/wait.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -44,16 +45,13 @@ export function toCallToolResult(result: ToolResult<unknown>, redact: (s: string
   return { content, structuredContent: redactDeep(result.structured as Record<string, unknown>, redact) };
 }
 
+/** The tool's progress through the one progress rule (async/progress.ts): strictly increasing. */
 function makeProgress(opts: CallOptions): ToolContext["progress"] {
-  let last = Number.NEGATIVE_INFINITY;
+  const tracker = new ProgressTracker();
   return async (update: ProgressUpdate) => {
     if (opts.progressToken === undefined || opts.signal.aborted) return;
-    let { progress, total } = update;
-    if (!(progress > last)) {
-      progress = Math.floor(last) + 1;
-      total = undefined;
-    }
-    last = progress;
+    const done = update.total !== undefined && update.progress >= update.total;
+    const { progress, total } = tracker.next(update.progress, update.total, update.message ?? "", done);
     const params: Record<string, unknown> = { progressToken: opts.progressToken, progress };
     if (total !== undefined && total >= progress) params.total = total;
     if (update.message) params.message = update.message;

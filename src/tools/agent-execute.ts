@@ -5,11 +5,13 @@
  * deadline); the first page still running at the deadline makes the whole run "pending", with
  * every page's task id so `get_task` can collect them.
  */
+
 import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
 import type { WaitOutcome } from "../async/wait.js";
 import { mergePages, type PageOutcome, type ResolvedAgent } from "./agent-run.js";
 import { ToolError } from "./errors.js";
+import { assertResultOk } from "./result.js";
 import type { ToolContext } from "./tool.js";
 
 export const pagesOutputShape = {
@@ -40,26 +42,6 @@ function pageNumber(agent: ResolvedAgent, params: Record<string, unknown>, i: nu
   const field = agent.compiled.params.paginationParam;
   const v = field ? Number(params[field]) : Number.NaN;
   return Number.isFinite(v) ? v : i + 1;
-}
-
-/**
- * A sync run whose task failed answers with a result of `status: "error"` (and `error`,
- * `error_type`) instead of data: that is a `task_failed` error, not an empty success.
- */
-export function assertResultOk(result: TaskResult, what: string): void {
-  const r = result as TaskResult & { error?: string; error_type?: string };
-  if (r.status !== "error" && r.task?.state !== "error") return;
-  const reason = r.error ?? "no error text";
-  const type = r.error_type ? ` (error_type: ${r.error_type})` : "";
-  throw new ToolError(
-    "task_failed",
-    `The ${what} failed: ${reason}${type}. Check the params, then run it again.`,
-    {
-      error: r.error,
-      errorType: r.error_type,
-      id: r.task_id,
-    },
-  );
 }
 
 function body(result: TaskResult): string | undefined {

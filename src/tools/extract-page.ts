@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { EXTRACT_FORMATS, type TaskResult } from "../api/schemas.js";
 import { pageShape, shapePage } from "./page-format.js";
-import { longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
+import { assertResultOk, longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
 import { defineTool } from "./tool.js";
 
 export const urlArg = z.url({
@@ -49,18 +49,7 @@ export const extractPage = defineTool({
       result = await ctx.client.getTaskResults(task_id, { signal: ctx.signal });
     } else {
       result = await ctx.client.extract(request, { signal: ctx.signal });
-      // A sync extract whose task failed answers with `status: "error"` and no data.
-      const failed = result as TaskResult & { error?: string; error_type?: string };
-      if (failed.status === "error" || failed.task?.state === "error") {
-        throwFailed({
-          status: "failed",
-          target: { kind: "task", id: failed.task_id ?? "unknown" },
-          state: "error",
-          error: failed.error,
-          error_type: failed.error_type,
-          record: failed,
-        });
-      }
+      assertResultOk(result, `extract of ${args.url}`);
     }
     const page = shapePage(result, args.max_chars);
     return { structured: { status: "done", ...page.structured }, text: page.text, images: page.images };

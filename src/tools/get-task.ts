@@ -12,26 +12,13 @@ import { ToolError } from "./errors.js";
 import { LIST_LIMIT } from "./extract-batch.js";
 import { mapUrls, urlPage } from "./map-site.js";
 import { pageShape, shapePage } from "./page-format.js";
-import { longToolShape, maxCharsArg, offsetArg, plural, resumeFor, throwFailed } from "./result.js";
+import { longToolShape, maxCharsArg, offsetArg, pendingResult, plural, throwFailed } from "./result.js";
 import { defineTool, type ToolContext, type ToolResult } from "./tool.js";
 
 const idArg = z.string().min(1).max(200);
 
 /** Checked against the output schema at run time (runTool); handles and listings share it. */
 type Out = any;
-
-function pending(target: { kind: "task" | "batch" | "crawl"; id: string }, state: string, extra: Out = {}) {
-  const field = `${target.kind}_id`;
-  const resume = resumeFor(target);
-  const progress =
-    typeof extra.completed === "number" && typeof extra.total === "number"
-      ? `, ${extra.completed}/${extra.total} done`
-      : "";
-  return {
-    structured: { status: "pending", state, [field]: target.id, resume, ...extra },
-    text: `${target.kind} ${target.id} is still running (state: ${state}${progress}). Call get_task ${JSON.stringify(resume.arguments)} again later.`,
-  };
-}
 
 async function readTask(
   id: string,
@@ -52,7 +39,7 @@ async function readTask(
       record: task,
     });
   }
-  if (phase !== "done") return pending({ kind: "task", id }, state);
+  if (phase !== "done") return pendingResult({ target: { kind: "task", id }, state });
   const result = await ctx.client.getTaskResults(id, { signal: ctx.signal });
   const data = result.data ?? {};
   if (data.markdown === undefined && data.html === undefined && mapUrls(result).length > 0) {
@@ -84,7 +71,8 @@ async function readTask(
 async function readBatch(id: string, offset: number, ctx: ToolContext): Promise<ToolResult<Out>> {
   const progress = await ctx.client.getBatchProgress(id, { signal: ctx.signal });
   const counts = batchCounts(progress);
-  if (batchPhase(progress) !== "done") return pending({ kind: "batch", id }, "running", counts);
+  if (batchPhase(progress) !== "done")
+    return pendingResult({ target: { kind: "batch", id }, state: "running" }, counts);
   const detail = await ctx.client.getBatch(id, { signal: ctx.signal });
   return listing({ kind: "batch", id }, "completed", detail.tasks, offset, counts);
 }
@@ -106,7 +94,7 @@ async function readCrawl(id: string, offset: number, ctx: ToolContext): Promise<
     ...(crawl.completed !== undefined ? { completed: crawl.completed } : {}),
     ...(crawl.total !== undefined ? { total: crawl.total } : {}),
   };
-  if (phase !== "done") return pending({ kind: "crawl", id }, state, counts);
+  if (phase !== "done") return pendingResult({ target: { kind: "crawl", id }, state }, counts);
   return listing({ kind: "crawl", id }, state, crawl.tasks, offset, counts);
 }
 

@@ -3,6 +3,7 @@
  * "still running" handle a long tool returns at its deadline, and failed-task errors.
  */
 import { z } from "zod";
+import type { TaskResult } from "../api/schemas.js";
 import type { WaitOutcome, WaitTarget } from "../async/wait.js";
 import { ToolError } from "./errors.js";
 import type { ToolResult } from "./tool.js";
@@ -75,16 +76,24 @@ export function resumeFor(target: WaitTarget): { tool: "get_task"; arguments: Re
   return { tool: "get_task", arguments: { [ID_FIELD[target.kind]]: target.id } };
 }
 
-/** The non-error result a long tool returns when its wait reached the deadline. */
+/**
+ * The one pending handle: what a long tool returns when its wait reached the deadline, and what
+ * get_task returns for work still running (`elapsedMs` then unknown). `extra` joins the
+ * structured result; its `completed`/`total` counts are also said in the text.
+ */
 export function pendingResult(
-  outcome: Extract<WaitOutcome, { status: "pending" }>,
+  outcome: { target: WaitTarget; state: string; elapsedMs?: number },
   extra: Record<string, unknown> = {},
 ): ToolResult<any> {
   const field = ID_FIELD[outcome.target.kind];
   const resume = resumeFor(outcome.target);
-  const seconds = Math.round(outcome.elapsedMs / 1000);
+  const after = outcome.elapsedMs !== undefined ? ` after ${Math.round(outcome.elapsedMs / 1000)} s` : "";
+  const done =
+    typeof extra.completed === "number" && typeof extra.total === "number"
+      ? `, ${extra.completed}/${extra.total} done`
+      : "";
   const text = [
-    `Still running after ${seconds} s (${outcome.target.kind} state: ${outcome.state}).`,
+    `Still running${after} (${outcome.target.kind} state: ${outcome.state}${done}).`,
     `${field}: ${outcome.target.id}`,
     `Continue with: get_task ${JSON.stringify(resume.arguments)}`,
   ].join("\n");
@@ -92,6 +101,26 @@ export function pendingResult(
     structured: { status: "pending", [field]: outcome.target.id, state: outcome.state, resume, ...extra },
     text,
   };
+}
+
+/**
+ * The one sync-failure check: a sync run (extract, agent, template) whose task failed answers with a result of `status: "error"` (and `error`,
+ * `error_type`) instead of data: that is a `task_failed` error, not an empty success.
+ */
+export function assertResultOk(result: TaskResult, what: string): void {
+  const r = result as TaskResult & { error?: string; error_type?: string };
+  if (r.status !== "error" && r.task?.state !== "error") return;
+  const reason = r.error ?? "no error text";
+  const type = r.error_type ? ` (error_type: ${r.error_type})` : "";
+  throw new ToolError(
+    "task_failed",
+    `The ${what} failed: ${reason}${type}. Check the params, then run it again.`,
+    {
+      error: r.error,
+      errorType: r.error_type,
+      id: r.task_id,
+    },
+  );
 }
 
 /** Throws `task_failed` with the task's error and error_type. */

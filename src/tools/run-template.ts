@@ -7,9 +7,16 @@
 import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
 import { phaseOf, succeeded } from "../async/states.js";
-import { assertResultOk } from "./agent-execute.js";
 import { ToolError } from "./errors.js";
-import { clip, longToolShape, maxCharsArg, pendingResult, plural, throwFailed } from "./result.js";
+import {
+  assertResultOk,
+  clip,
+  longToolShape,
+  maxCharsArg,
+  pendingResult,
+  plural,
+  throwFailed,
+} from "./result.js";
 import { assertTemplateParams, describeTemplateInput, pickVersion } from "./template-params.js";
 import { defineTool, type ToolContext } from "./tool.js";
 
