@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
+import { phaseOf } from "../async/states.js";
 import type { WaitOutcome, WaitTarget } from "../async/wait.js";
 import { ToolError } from "./errors.js";
 import type { ToolResult } from "./tool.js";
@@ -109,7 +110,7 @@ export function pendingResult(
  */
 export function assertResultOk(result: TaskResult, what: string): void {
   const r = result as TaskResult & { error?: string; error_type?: string };
-  if (r.status !== "error" && r.task?.state !== "error") return;
+  if (r.status !== "error" && phaseOf("task", r.task?.state) !== "failed") return;
   const reason = r.error ?? "no error text";
   const type = r.error_type ? ` (error_type: ${r.error_type})` : "";
   throw new ToolError(

@@ -59,8 +59,12 @@ describe("agent tools on a cold start", () => {
     const first = agentTools((await server.client.listTools()).tools as Listed[]);
     expect(first.map((t) => t.name)).toEqual(NAMES);
     expect(first.map(isExact)).toEqual([true, false]);
-    expect(server.stderr()).toMatch(/agent news_article: details not fetched at start/);
     const live = server;
+    // stderr is its own pipe: the line may arrive after the list did.
+    await until(
+      () => live.stderr(),
+      (text) => /agent news_article: details not fetched at start/.test(text),
+    );
     await until(
       () => live.notifications.filter((n) => n.method === LIST_CHANGED).length,
       (n) => n > 0,
