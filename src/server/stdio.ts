@@ -2,6 +2,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Config } from "../config.js";
 import { startTelemetry } from "../telemetry/index.js";
+import { AnsweringTransport } from "./answering-transport.js";
 import { createServer } from "./create-server.js";
 import { SERVER_NAME, VERSION } from "./version.js";
 
@@ -10,11 +11,15 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
   // OpenTelemetry is loaded only when the OTEL_* exporter variables ask for it.
   const telemetry = await startTelemetry({ service: { name: SERVER_NAME, version: VERSION } });
   const app = createServer({ config, observer: telemetry?.apiObserver });
-  const transport = new StdioServerTransport();
+  // Knows the calls still unanswered: a SIGTERM answers them with an error before exiting.
+  const transport = new AnsweringTransport(new StdioServerTransport());
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    await transport
+      .failPending("The server is shutting down (SIGTERM) before this call finished: call again")
+      .catch(() => {});
     await app.close().catch(() => {});
     await telemetry?.shutdown().catch(() => {});
     await onClose?.().catch(() => {});

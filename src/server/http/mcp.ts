@@ -10,17 +10,17 @@
 
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   isInitializeRequest,
   isJSONRPCRequest,
   type JSONRPCMessage,
-  type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AnsweringTransport } from "../answering-transport.js";
 import type { WebDataServer } from "../create-server.js";
 import { credentialId } from "./auth.js";
 import { callContext } from "./callback-client.js";
-import { isFinal, type StreamEvents } from "./events.js";
+import type { StreamEvents } from "./events.js";
 import { RPC, rpcError } from "./respond.js";
 import type { SessionStore } from "./sessions.js";
 
@@ -42,18 +42,13 @@ export interface McpDeps {
   log(line: string): void;
 }
 
-interface InFlight {
-  transport: WebStandardStreamableHTTPServerTransport;
-  pending: Set<RequestId>;
-}
-
 const bad = (message: string) => rpcError(400, `Bad Request: ${message}`);
 const notFound = () =>
   rpcError(404, "Session not found: start a new session with initialize", { code: RPC.sessionNotFound });
 
 export class McpEndpoint {
   readonly #deps: McpDeps;
-  readonly #inflight = new Set<InFlight>();
+  readonly #inflight = new Set<AnsweringTransport>();
   readonly #idle = new Set<() => void>();
 
   constructor(deps: McpDeps) {
@@ -138,16 +133,12 @@ export class McpEndpoint {
     const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
     const first = messages.find(isJSONRPCRequest);
     const events = this.#deps.events.forRequest(sessionId, first?.id);
-    const entry: InFlight = {
-      transport: new WebStandardStreamableHTTPServerTransport({
-        // An initialize takes the session's id from the generator; the rest run stateless.
-        sessionIdGenerator: messages.some(isInitializeRequest) ? () => sessionId : undefined,
-        eventStore: events.store,
-        retryInterval: RETRY_MS,
-      }),
-      pending: new Set(messages.filter(isJSONRPCRequest).map((m) => m.id)),
-    };
-    const { transport } = entry;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      // An initialize takes the session's id from the generator; the rest run stateless.
+      sessionIdGenerator: messages.some(isInitializeRequest) ? () => sessionId : undefined,
+      eventStore: events.store,
+      retryInterval: RETRY_MS,
+    });
     // Stateless SDK transport, our session: the id goes on every answer and reaches handlers
     // as `extra.sessionId` (MCP tasks are scoped by it).
     transport.sessionId = sessionId;
@@ -155,25 +146,28 @@ export class McpEndpoint {
     const finish = () => {
       if (finished) return;
       finished = true;
-      this.#inflight.delete(entry);
+      this.#inflight.delete(tracked);
       if (this.#inflight.size === 0) for (const wake of [...this.#idle]) wake();
       void made.server
         .close()
         .catch((e: unknown) => this.#deps.log(`server close failed: ${String(e)}`))
         .finally(made.release);
     };
-    const tracked = new TrackedTransport(transport, (id) => {
-      entry.pending.delete(id);
-      if (entry.pending.size === 0) finish();
+    // The request's server is closed once every request in the POST is answered.
+    const tracked = new AnsweringTransport(transport, (_id, left) => {
+      if (left === 0) finish();
     });
-    if (entry.pending.size > 0) this.#inflight.add(entry);
+    if (first) this.#inflight.add(tracked);
     try {
       await made.server.server.connect(tracked);
       this.#deps.instrument?.(tracked);
       const response = await callContext.run({ note: events.note }, () =>
         transport.handleRequest(request, { parsedBody: body, authInfo: auth }),
       );
-      if (entry.pending.size === 0 || !response.headers.get("content-type")?.includes("text/event-stream")) {
+      if (
+        tracked.pending.size === 0 ||
+        !response.headers.get("content-type")?.includes("text/event-stream")
+      ) {
         finish();
       }
       return response;
@@ -255,58 +249,11 @@ export class McpEndpoint {
 
   /** Answers every call still running with a JSON-RPC error (the end of the shutdown drain). */
   async abortAll(message: string): Promise<void> {
-    await Promise.all(
-      [...this.#inflight].map(async (entry) => {
-        for (const id of [...entry.pending]) {
-          await entry.transport
-            .send({ jsonrpc: "2.0", id, error: { code: RPC.serverError, message } }, { relatedRequestId: id })
-            .catch(() => {});
-        }
-      }),
-    );
+    await Promise.all([...this.#inflight].map((t) => t.failPending(message, RPC.serverError)));
   }
 
   /** For `/healthz`. */
   health(): Record<string, unknown> {
     return { active_requests: this.#inflight.size };
-  }
-}
-
-/**
- * The request's transport as the server sees it: delegates everything, and reports each
- * JSON-RPC response it sends (the request's server is closed once all are answered).
- */
-class TrackedTransport implements Transport {
-  onclose?: Transport["onclose"];
-  onerror?: Transport["onerror"];
-  onmessage?: Transport["onmessage"];
-
-  constructor(
-    private readonly inner: WebStandardStreamableHTTPServerTransport,
-    private readonly answered: (id: RequestId) => void,
-  ) {
-    inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
-  }
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    try {
-      await this.inner.send(message, options);
-    } finally {
-      if (isFinal(message)) this.answered((message as { id: RequestId }).id);
-    }
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }

@@ -1,0 +1,194 @@
+// The fleet rows of `npm run bench` (issue 15): calls/s and p99 through 1, 2 and 3 replicas behind
+// nginx with Redis (the sandbox's rate limit off); with the limit on (83/s per key), 1,000 calls
+// spread over 3 replicas against the 83/s bound and their 429 count; and RSS per idle session.
+// Every part is real: redis-server, nginx, the built server, the sandbox in its own process.
+import { readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { startFleet } from "../scripts/fleet.mjs";
+import { startSandboxProcess } from "./sandbox-process.mjs";
+
+const KEY = "wdk_benchFLEETQZXJVKW";
+const CLIENTS = 16;
+const CALLS = 1_600;
+const LIMITED_CALLS = 1_000;
+const RATE = 83;
+const SESSIONS = 1_000;
+
+const round = (n, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+const p = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const serp = (i) => ({ name: "serp_search", arguments: { search_engine: "engine1_search", query: `q${i}` } });
+
+async function connect(url) {
+  const client = new Client({ name: "bench-fleet", version: "1" });
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return { client, close: () => transport.terminateSession().then(() => client.close()) };
+}
+
+/** `calls` serp_search calls from `CLIENTS` sessions at once; throughput and latency. */
+async function drive(url, calls) {
+  const clients = await Promise.all(Array.from({ length: CLIENTS }, () => connect(url)));
+  const latencies = [];
+  let next = 0;
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async ({ client }) => {
+      while (next < calls) {
+        const i = next++;
+        const t = performance.now();
+        const r = await client.callTool(serp(i), undefined, { timeout: 120_000 });
+        latencies.push(performance.now() - t);
+        if (r.isError) errors++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(clients.map((c) => c.close()));
+  latencies.sort((a, b) => a - b);
+  return { perSecond: calls / seconds, p99: p(latencies, 0.99), seconds, errors };
+}
+
+const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
+
+export async function run() {
+  const rows = [];
+  const open = await startSandboxProcess({ key: KEY });
+  try {
+    const env = { WEBDATA_API_KEY: KEY, WEBDATA_BASE_URL: open.url, WEBDATA_MAX_RPS: "100000" };
+    const seen = [];
+    for (const replicas of [1, 2, 3]) {
+      const fleet = await startFleet({ replicas, env });
+      try {
+        await drive(fleet.url, 100); // warm-up
+        const r = await drive(fleet.url, CALLS);
+        seen.push(r);
+        rows.push({
+          metric: `serp_search through nginx, ${replicas} replica(s) + Redis, ${CLIENTS} sessions: calls/s`,
+          value: round(r.perSecond),
+          unit: "calls/s",
+          compare: replicas === 1 ? "one replica" : `1 replica: ${round(seen[0].perSecond)} calls/s`,
+          target: "no errors (2 shared cores: more replicas add no CPU here)",
+          ok: r.errors === 0,
+        });
+        rows.push({
+          metric: `serp_search through nginx, ${replicas} replica(s): p99 latency`,
+          value: round(r.p99),
+          unit: "ms",
+          compare: replicas === 1 ? "one replica" : `1 replica: ${round(seen[0].p99)} ms`,
+          target: "< 250 ms",
+          ok: r.p99 < 250,
+        });
+      } finally {
+        await fleet.stop();
+      }
+    }
+  } finally {
+    await open.close();
+  }
+
+  const limited = await startSandboxProcess({ key: KEY, rateLimit: RATE });
+  try {
+    const fleet = await startFleet({
+      replicas: 3,
+      env: { WEBDATA_API_KEY: KEY, WEBDATA_BASE_URL: limited.url, WEBDATA_MAX_RPS: String(RATE) },
+    });
+    try {
+      const r = await drive(fleet.url, LIMITED_CALLS);
+      const requests = (await (await fetch(`${limited.url}/_sandbox/requests`)).json()).requests;
+      const bound = LIMITED_CALLS / RATE;
+      rows.push({
+        metric: `${LIMITED_CALLS} calls over 3 replicas, sandbox at ${RATE}/s per key: time`,
+        value: round(r.seconds, 2),
+        unit: "s",
+        compare: `the ${RATE}/s bound: ${round(bound, 2)} s`,
+        target: "within 25% of the bound",
+        ok: r.seconds <= bound * 1.25 && r.errors === 0,
+      });
+      rows.push({
+        metric: `${LIMITED_CALLS} calls over 3 replicas: 429s from the sandbox`,
+        value: requests.filter((q) => q.status === 429).length,
+        unit: "",
+        compare: `${requests.length} upstream requests`,
+        target: "0",
+        ok: requests.every((q) => q.status !== 429),
+      });
+    } finally {
+      await fleet.stop();
+    }
+  } finally {
+    await limited.close();
+  }
+
+  const idle = await startSandboxProcess({ key: KEY });
+  try {
+    const memory = await startMemoryReplica(idle.url);
+    try {
+      rows.push(await idleSessions(memory, "records in this process"));
+    } finally {
+      memory.child.kill("SIGKILL");
+    }
+    const fleet = await startFleet({
+      replicas: 1,
+      env: { WEBDATA_API_KEY: KEY, WEBDATA_BASE_URL: idle.url },
+    });
+    try {
+      rows.push(await idleSessions(fleet.replicas[0], "records in Redis"));
+    } finally {
+      await fleet.stop();
+    }
+  } finally {
+    await idle.close();
+  }
+  return rows;
+}
+
+/** Opens `SESSIONS` sessions (initialize only) on one replica and reads its RSS before and after. */
+async function idleSessions(replica, where) {
+  await drive(replica.url, 20);
+  const before = rssKb(replica.child.pid);
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "idle", version: "1" } },
+  });
+  for (let i = 0; i < SESSIONS; i++) {
+    const res = await fetch(replica.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body,
+    });
+    await res.text();
+  }
+  const perSession = ((rssKb(replica.child.pid) - before) * 1024) / SESSIONS;
+  return {
+    metric: `RSS per idle session (${SESSIONS} opened; ${where})`,
+    value: Math.max(0, Math.round(perSession)),
+    unit: "B",
+    compare: "before this issue: one SDK server + transport held per session",
+    target: "< 4 KiB",
+    ok: perSession < 4096,
+  };
+}
+
+/** One replica without Redis (memory mode), for the in-memory session figure. */
+async function startMemoryReplica(baseUrl) {
+  const { spawn } = await import("node:child_process");
+  const { CLI, freePort } = await import("../scripts/fleet.mjs");
+  const port = await freePort();
+  const env = { ...process.env, WEBDATA_API_KEY: KEY, WEBDATA_BASE_URL: baseUrl };
+  delete env.WEBDATA_REDIS_URL;
+  const child = spawn(process.execPath, [CLI, "--http", "--port", String(port)], { env, stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  for (;;) {
+    const ok = await fetch(url.replace(/\/mcp$/, "/healthz")).then(
+      () => true,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url, child };
+}

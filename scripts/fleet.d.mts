@@ -1,0 +1,29 @@
+/** Types of scripts/fleet.mjs (for the tests that import it). */
+import type { ChildProcess } from "node:child_process";
+
+export declare const CLI: string;
+export declare function freePort(): Promise<number>;
+
+export interface Replica {
+  child: ChildProcess;
+  exited: Promise<unknown>;
+  alive(): boolean;
+  stderr(): string;
+  /** Direct `http://127.0.0.1:PORT/mcp` (clients go through nginx). */
+  url: string;
+  port: number;
+}
+
+export interface Fleet {
+  dir: string;
+  redisUrl: string;
+  /** The load balancer's `/mcp`. */
+  url: string;
+  replicas: Replica[];
+  stop(): Promise<void>;
+}
+
+export declare function startFleet(options: {
+  replicas: number;
+  env: Record<string, string>;
+}): Promise<Fleet>;
