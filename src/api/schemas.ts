@@ -43,12 +43,13 @@ const listOfItems = <T extends z.ZodType>(item: T) =>
 
 // ---------- shared ----------
 
+/** One 422 `detail` entry; read by need: `msg` is what the agent must see, `loc` and `type` may be missing. */
 export const ValidationDetailSchema = z.looseObject({
-  loc: z.array(z.union([z.string(), z.number()])),
+  loc: optOr(z.array(z.union([z.string(), z.number()])), []),
   msg: z.string(),
-  type: z.string(),
-  ctx: z.record(z.string(), anyValue).optional(),
-  input: anyValue.optional(),
+  type: opt(z.string()),
+  ctx: opt(z.record(z.string(), anyValue)),
+  input: opt(anyValue),
 });
 export type ValidationDetail = z.infer<typeof ValidationDetailSchema>;
 

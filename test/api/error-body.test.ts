@@ -57,6 +57,17 @@ describe("the client's errors carry the service's message", () => {
     expect((err as ApiError).message).toContain("Task t1 not found");
   });
 
+  it("a 422 whose detail entries lack loc and type still lists the service's words", async () => {
+    server = await startFakeServer((_req, res) =>
+      json(res, 422, { detail: [{ msg: "url is not reachable" }] }),
+    );
+    client = new WebDataClient({ baseUrl: server.url, apiKey: `err-key-${Math.random()}`, maxAttempts: 1 });
+    const err = (await client.extract({ url: "https://example.com/" }).catch((e: unknown) => e)) as ApiError;
+    expect(err.code).toBe("validation_failed");
+    expect(err.message).toContain("url is not reachable");
+    expect(err.detail?.[0]?.msg).toBe("url is not reachable");
+  });
+
   it.each(["..", ".", "", "  "])("the id %j is refused before anything is sent", async (id) => {
     server = await startFakeServer((_req, res) => json(res, 200, {}));
     client = new WebDataClient({ baseUrl: server.url, apiKey: `err-key-${Math.random()}`, maxAttempts: 1 });
