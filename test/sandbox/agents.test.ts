@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentDetail } from "../../src/api/schemas.js";
+import { TaskCallbackBodySchema } from "../../src/api/schemas.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { call, shape, startReceiver, until } from "./helpers.js";
 import {
   AgentDetailSchema,
   AgentRecordSchema,
   BatchProgressSchema,
   BatchSubmissionSchema,
-  TaskCallbackBodySchema,
   TaskIdResponseSchema,
   TaskResultSchema,
-} from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { call, shape, startReceiver, until } from "./helpers.js";
+} from "./spec-shapes.js";
 
 describe("agents", () => {
   let sandbox: Sandbox;
@@ -182,7 +183,7 @@ describe("agents", () => {
 
   it("catalog.add and catalog.remove change the listing", async () => {
     const custom = shape(AgentDetailSchema, (await call(sandbox, "GET", "/v1/agents/recipe_page")).body);
-    sandbox.catalog.add({ ...custom, name: "custom_recipe", display_name: "Custom recipe" });
+    sandbox.catalog.add({ ...custom, name: "custom_recipe", display_name: "Custom recipe" } as AgentDetail);
     const names = () =>
       call(sandbox, "GET", "/v1/agents?limit=250").then((r) =>
         (r.body as { name: string }[]).map((a) => a.name),

@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GenericErrorBodySchema, ValidationErrorBodySchema } from "../../src/api/schemas.js";
+import { GenericErrorBodySchema } from "../../src/api/schemas.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { call, shape } from "./helpers.js";
+import { ValidationErrorBodySchema } from "./spec-shapes.js";
 
 const POST_ENDPOINTS = [
   "/v2/serp",

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  GenericErrorBodySchema,
-  RateLimitErrorBodySchema,
-  ValidationErrorBodySchema,
-} from "../../src/api/schemas.js";
+import { GenericErrorBodySchema, RateLimitErrorBodySchema } from "../../src/api/schemas.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { call, KEY, shape } from "./helpers.js";
+import { ValidationErrorBodySchema } from "./spec-shapes.js";
 
 describe("sandbox core: auth, rate limit, errors", () => {
   let sandbox: Sandbox;

@@ -1,14 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SocialEventResponseSchema } from "../../src/api/schemas.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { call, shape, startReceiver, until } from "./helpers.js";
 import {
   CrawlIdResponseSchema,
   CrawlStatusSchema,
   DomainHealthResponseSchema,
   DriverKnowledgeSchema,
-  SocialEventResponseSchema,
   TaskResultSchema,
-} from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { call, shape, startReceiver, until } from "./helpers.js";
+} from "./spec-shapes.js";
 
 describe("crawl, map, domain health, driver and the legacy endpoint", () => {
   let sandbox: Sandbox;

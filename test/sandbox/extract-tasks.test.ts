@@ -1,18 +1,18 @@
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TaskCallbackBodySchema } from "../../src/api/schemas.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { call, shape, startReceiver, until } from "./helpers.js";
 import {
   BatchDetailSchema,
   BatchListResponseSchema,
   BatchProgressSchema,
   BatchSubmissionSchema,
-  TaskCallbackBodySchema,
   TaskIdResponseSchema,
   TaskListResponseSchema,
   TaskResultSchema,
   TaskStatusResponseSchema,
-} from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { call, shape, startReceiver, until } from "./helpers.js";
+} from "./spec-shapes.js";
 
 describe("extract, tasks and batches", () => {
   let sandbox: Sandbox;

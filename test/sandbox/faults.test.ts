@@ -1,11 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  GenericErrorBodySchema,
-  RateLimitErrorBodySchema,
-  ValidationErrorBodySchema,
-} from "../../src/api/schemas.js";
+import { GenericErrorBodySchema, RateLimitErrorBodySchema } from "../../src/api/schemas.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { call, shape, until } from "./helpers.js";
+import { ValidationErrorBodySchema } from "./spec-shapes.js";
 
 describe("fault injection", () => {
   let sandbox: Sandbox;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SerpOrganicSchema, SerpResponseSchema } from "../../src/api/schemas.js";
+import { SerpOrganicSchema } from "../../src/api/schemas.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { call, shape } from "./helpers.js";
+import { SerpResponseSchema } from "./spec-shapes.js";
 
 describe("POST /v2/serp", () => {
   let sandbox: Sandbox;

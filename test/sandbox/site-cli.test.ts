@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { AgentDetailSchema, TaskResultSchema } from "../../src/api/schemas.js";
 import { runSandboxCommand, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { call, KEY, shape, until } from "./helpers.js";
+import { AgentDetailSchema, TaskResultSchema } from "./spec-shapes.js";
 
 describe("demo site, large pages, async search, agent generation and the CLI entry", () => {
   let sandbox: Sandbox;

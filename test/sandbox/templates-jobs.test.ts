@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { call, shape, until } from "./helpers.js";
 import {
   ArtifactDownloadSchema,
   BatchSubmissionSchema,
   JobRunListSchema,
   TaskResultSchema,
   TemplateVersionListSchema,
-} from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { call, shape, until } from "./helpers.js";
+} from "./spec-shapes.js";
 
 describe("templates (v2) and jobs", () => {
   let sandbox: Sandbox;
