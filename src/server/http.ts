@@ -25,7 +25,7 @@ import { buildApp, type HttpApp, MCP_PATH } from "./http/app.js";
 import { type Authenticator, oauthAuthenticate, staticTokenAuthenticator } from "./http/auth.js";
 import { CallbackClient } from "./http/callback-client.js";
 import { CallbackRegistry } from "./http/callbacks.js";
-import { ClientPool } from "./http/clients.js";
+import { ClientPool, ServerPool } from "./http/clients.js";
 import { MemoryEvents, type StreamEvents } from "./http/events.js";
 import { type AllowList, buildAllowList, canonicalHost, isLoopbackHost } from "./http/guard.js";
 import { McpEndpoint } from "./http/mcp.js";
@@ -168,10 +168,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const clients = new ClientPool({
     makeClient,
     makeAnchor: (client, apiKey) => serverOf(client, apiKey, true),
+    makeServer: (client, apiKey) => serverOf(client, apiKey, true),
     max: options.maxClients,
     onError: log,
   });
-  let shared: { client: WebDataClient; anchor: WebDataServer } | undefined;
+  let shared: { client: WebDataClient; anchor: WebDataServer; servers: ServerPool } | undefined;
   const sessions: SessionStore = fleet?.sessions ?? new MemorySessions(limits, options.now);
   const events: StreamEvents = fleet?.events ?? new MemoryEvents();
   const started = Date.now();
@@ -191,10 +192,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     serverFor(apiKey) {
       if (apiKey) {
         const held = clients.acquire(apiKey);
-        return { server: serverOf(held.client, apiKey, true), release: held.release };
+        const server = held.servers.take();
+        return { server, release: () => held.servers.give(server).finally(held.release) };
       }
       if (!shared) return undefined;
-      return { server: serverOf(shared.client, config.apiKey, false), release: () => {} };
+      const { servers } = shared;
+      const server = servers.take();
+      return { server, release: () => servers.give(server) };
     },
     draining: () => draining,
     sessionsChanged: () => void countSessions().catch(() => {}),
@@ -285,7 +289,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   }
   if (config.apiKey) {
     const client = makeClient(config.apiKey);
-    shared = { client, anchor: serverOf(client, config.apiKey, false) };
+    shared = {
+      client,
+      anchor: serverOf(client, config.apiKey, false),
+      servers: new ServerPool(() => serverOf(client, config.apiKey, false)),
+    };
   }
   allow = buildAllowList({
     host,
@@ -319,6 +327,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       taskWork.close();
       memoryTasks?.cleanup();
       await clients.close();
+      await shared?.servers.close();
       await shared?.anchor.close();
       await shared?.client.close();
       await events.close();

@@ -3,20 +3,53 @@
  * key brought by callers (`X-Webdata-Api-Key`), least recently used first out past `max` — so
  * the per-key rate limiters and pools they hold stay bounded however many keys are tried. Each
  * client also holds one unconnected "anchor" server, which keeps the agent catalog that the
- * per-request servers of that client share loaded between requests.
+ * per-request servers of that client share loaded between requests, and a `ServerPool`.
  */
 import type { WebDataClient } from "../../api/client.js";
 import type { WebDataServer } from "../create-server.js";
 
+/**
+ * Servers of one client between requests: a request takes one (or a new one), connects it to its
+ * own transport, and gives it back once answered — disconnected, so the next request, of any
+ * session, starts clean — instead of building the server and loading its tools every time.
+ */
+export class ServerPool {
+  readonly #idle: WebDataServer[] = [];
+  #closed = false;
+
+  constructor(
+    private readonly make: () => WebDataServer,
+    private readonly max = 16,
+  ) {}
+
+  take(): WebDataServer {
+    return this.#idle.pop() ?? this.make();
+  }
+
+  /** Disconnects `server` from its transport, then keeps it for the next request (or closes it). */
+  async give(server: WebDataServer): Promise<void> {
+    await server.server.close().catch(() => {});
+    if (!this.#closed && this.#idle.length < this.max) this.#idle.push(server);
+    else await server.close();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#idle.splice(0).map((s) => s.close()));
+  }
+}
+
 interface Entry {
   client: WebDataClient;
   anchor?: WebDataServer;
+  servers: ServerPool;
   active: number;
 }
 
 export interface ClientPoolOptions {
   makeClient(apiKey: string): WebDataClient;
   makeAnchor?(client: WebDataClient, apiKey: string): WebDataServer;
+  makeServer(client: WebDataClient, apiKey: string): WebDataServer;
   /** Clients of callers' own keys kept at most; default 1,000. */
   max?: number;
   onError?(message: string): void;
@@ -37,13 +70,17 @@ export class ClientPool {
   }
 
   /** The client of `apiKey`, held until `release()`. */
-  acquire(apiKey: string): { client: WebDataClient; release(): void } {
+  acquire(apiKey: string): { client: WebDataClient; servers: ServerPool; release(): void } {
     let entry = this.#entries.get(apiKey);
     if (entry) {
       this.#entries.delete(apiKey);
     } else {
       const client = this.#options.makeClient(apiKey);
-      entry = { client, active: 0 };
+      entry = {
+        client,
+        active: 0,
+        servers: new ServerPool(() => this.#options.makeServer(client, apiKey)),
+      };
       entry.anchor = this.#options.makeAnchor?.(client, apiKey);
       this.#evict();
     }
@@ -53,6 +90,7 @@ export class ClientPool {
     let released = false;
     return {
       client: held.client,
+      servers: held.servers,
       release: () => {
         if (released) return;
         released = true;
@@ -72,6 +110,7 @@ export class ClientPool {
 
   async #dispose(entry: Entry): Promise<void> {
     try {
+      await entry.servers.close();
       await entry.anchor?.close();
       await entry.client.close();
     } catch (error) {

@@ -32,8 +32,8 @@ export const RETRY_MS = 1_000;
 export interface McpDeps {
   sessions: SessionStore;
   events: StreamEvents;
-  /** A server for one request; `undefined` when there is no key to call the API with. */
-  serverFor(apiKey: string | undefined): { server: WebDataServer; release(): void } | undefined;
+  /** A server for one request (`undefined`: no key to call the API with); `release()` disconnects it and hands it back. */
+  serverFor(apiKey: string | undefined): { server: WebDataServer; release(): Promise<void> } | undefined;
   draining(): boolean;
   /** A session was opened or ended (the sessions gauge recounts). */
   sessionsChanged?(): void;
@@ -111,7 +111,7 @@ export class McpEndpoint {
   ): Promise<Response> {
     const probe = this.#deps.serverFor(apiKey);
     if (!probe) return rpcError(401, `Unauthorized: send the Web Data API key in ${API_KEY_HEADER}`);
-    probe.release();
+    await probe.release();
     const opened = await this.#deps.sessions.open(owner);
     if (!opened.ok) return rpcError(opened.status, opened.message, { headers: { "retry-after": "60" } });
     const response = await this.#run(request, body, auth, apiKey, opened.session.id);
@@ -148,10 +148,7 @@ export class McpEndpoint {
       finished = true;
       this.#inflight.delete(tracked);
       if (this.#inflight.size === 0) for (const wake of [...this.#idle]) wake();
-      void made.server
-        .close()
-        .catch((e: unknown) => this.#deps.log(`server close failed: ${String(e)}`))
-        .finally(made.release);
+      void made.release().catch((e: unknown) => this.#deps.log(`server release failed: ${String(e)}`));
     };
     // The request's server is closed once every request in the POST is answered.
     const tracked = new AnsweringTransport(transport, (_id, left) => {
