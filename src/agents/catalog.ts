@@ -7,6 +7,7 @@
 import { shareSignal } from "../api/abort.js";
 import { ApiError } from "../api/errors.js";
 import type { AgentDetail, AgentRecord } from "../api/schemas.js";
+import { forEachLimit } from "../async/pool.js";
 import { CACHE_VERSION, type CatalogSnapshot, pruneCaches, readCache, writeCache } from "./cache.js";
 import { type CompiledAgent, compileAgent } from "./compile.js";
 
@@ -237,19 +238,14 @@ export class AgentCatalog {
   /** name → details, null when the agent is gone (404), absent when the fetch failed otherwise. */
   private async fetchDetails(names: string[], signal: AbortSignal): Promise<Map<string, AgentDetail | null>> {
     const out = new Map<string, AgentDetail | null>();
-    const queue = [...names];
-    const worker = async () => {
-      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-        try {
-          out.set(name, await untilAborted(this.fetchDetail(name), signal));
-        } catch (e) {
-          if ((e as { code?: string }).code === "not_found") out.set(name, null);
-          else if (!signal.aborted) this.report(e, `details of agent ${name}`);
-        }
+    await forEachLimit(names, this.options.concurrency ?? 8, async (name) => {
+      try {
+        out.set(name, await untilAborted(this.fetchDetail(name), signal));
+      } catch (e) {
+        if ((e as { code?: string }).code === "not_found") out.set(name, null);
+        else if (!signal.aborted) this.report(e, `details of agent ${name}`);
       }
-    };
-    const n = Math.max(1, Math.min(this.options.concurrency ?? 8, queue.length));
-    await Promise.all(Array.from({ length: n }, worker));
+    });
     return out;
   }
 

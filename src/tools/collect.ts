@@ -3,9 +3,11 @@
  * few at a time (the client's rate limiter paces them) until `max_chars` is spent; the rest are
  * listed with their task ids for `get_task`.
  */
+
 import { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
+import { forEachLimit } from "../async/pool.js";
 import { succeeded } from "../async/states.js";
 import { clip, estimateTokens, TOKEN_CAP } from "./result.js";
 
@@ -50,16 +52,12 @@ export async function collectPages(
   const share = Math.max(MIN_PAGE_CHARS, Math.floor(maxChars / Math.max(1, readable.length)));
   let budget = maxChars;
   let tokens = TOKEN_CAP;
-  let next = 0;
   const queue = readable.slice(0, Math.max(1, Math.floor(maxChars / MIN_PAGE_CHARS)));
-  const worker = async () => {
-    while (
-      next < queue.length &&
-      budget >= MIN_PAGE_CHARS &&
-      tokens >= MIN_PAGE_CHARS / 4 &&
-      !signal.aborted
-    ) {
-      const item = queue[next++];
+  const more = () => budget >= MIN_PAGE_CHARS && tokens >= MIN_PAGE_CHARS / 4 && !signal.aborted;
+  await forEachLimit(
+    queue,
+    CONCURRENCY,
+    async (item) => {
       let result: Awaited<ReturnType<WebDataClient["getTaskResults"]>>;
       try {
         result = await client.getTaskResults(item.task_id, { signal });
@@ -68,7 +66,7 @@ export async function collectPages(
         if (!(error instanceof ApiError) || error.code === "aborted" || error.code === "unauthorized")
           throw error;
         item.error = `results not readable: ${error.message}`;
-        continue;
+        return;
       }
       const body = result.data?.markdown ?? result.data?.html ?? "";
       const part = clip(body, Math.min(share, budget), 0, tokens);
@@ -78,9 +76,9 @@ export async function collectPages(
       if (result.status_code !== undefined) item.status_code = result.status_code;
       item.content = part.text;
       item.total_chars = part.total_chars;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+    },
+    more,
+  );
   const unread = readable.filter((i) => i.content === undefined && i.error === undefined).length;
   return { items, unread };
 }
