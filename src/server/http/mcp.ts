@@ -15,6 +15,8 @@ import {
   isInitializeRequest,
   isJSONRPCRequest,
   type JSONRPCMessage,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AnsweringTransport } from "../answering-transport.js";
 import type { WebDataServer } from "../create-server.js";
@@ -96,7 +98,7 @@ export class McpEndpoint {
     await this.#deps.sessions.touch(sessionId);
     if (method === "GET") return this.#resume(request, sessionId);
     try {
-      return await this.#run(request, body, auth, apiKey, sessionId);
+      return await this.#run(withProtocol(request, session.protocol), body, auth, apiKey, sessionId);
     } finally {
       void this.#deps.sessions.touch(sessionId);
     }
@@ -112,7 +114,9 @@ export class McpEndpoint {
     const probe = this.#deps.serverFor(apiKey);
     if (!probe) return rpcError(401, `Unauthorized: send the Web Data API key in ${API_KEY_HEADER}`);
     await probe.release();
-    const opened = await this.#deps.sessions.open(owner);
+    const asked = (body as { params: { protocolVersion: string } }).params.protocolVersion;
+    const protocol = SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+    const opened = await this.#deps.sessions.open(owner, protocol);
     if (!opened.ok) return rpcError(opened.status, opened.message, { headers: { "retry-after": "60" } });
     const response = await this.#run(request, body, auth, apiKey, opened.session.id);
     if (response.status !== 200) await this.#deps.sessions.delete(opened.session.id);
@@ -253,4 +257,17 @@ export class McpEndpoint {
   health(): Record<string, unknown> {
     return { active_requests: this.#inflight.size };
   }
+}
+
+/**
+ * A request whose `mcp-protocol-version` header is older than what its session negotiated is
+ * served as the negotiated version: the client proved at initialize that it reads what that
+ * version sends (for 2025-11-25: the priming event and `retry` that make its streams resumable).
+ */
+function withProtocol(request: Request, negotiated: string | undefined): Request {
+  const header = request.headers.get("mcp-protocol-version");
+  if (!negotiated || !header || header >= negotiated) return request;
+  const headers = new Headers(request.headers);
+  headers.set("mcp-protocol-version", negotiated);
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }

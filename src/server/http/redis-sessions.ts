@@ -18,7 +18,7 @@ const ALL = `${PREFIX}sessions`;
 const rec = (id: string) => `${PREFIX}s:${id}`;
 const mine = (owner: string) => `${PREFIX}so:${owner}`;
 
-/** KEYS: all, owner's, record. ARGV: now, idle ms, max, max per owner, id, owner. */
+/** KEYS: all, owner's, record. ARGV: now, idle ms, max, max per owner, id, owner, protocol. */
 const OPEN = `
 local now, idle = tonumber(ARGV[1]), tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - idle)
@@ -28,7 +28,7 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 1 end
 redis.call('ZADD', KEYS[1], now, ARGV[5])
 redis.call('ZADD', KEYS[2], now, ARGV[5])
 redis.call('PEXPIRE', KEYS[2], idle)
-redis.call('HSET', KEYS[3], 'owner', ARGV[6], 'last', now)
+redis.call('HSET', KEYS[3], 'owner', ARGV[6], 'last', now, 'protocol', ARGV[7])
 redis.call('PEXPIRE', KEYS[3], idle)
 return 0`;
 
@@ -43,7 +43,7 @@ export class RedisSessions implements SessionStore {
     this.#now = now;
   }
 
-  async open(owner: string): Promise<OpenResult> {
+  async open(owner: string, protocol?: string): Promise<OpenResult> {
     const id = randomUUID();
     const now = this.#now();
     const { idleTimeoutMs, maxSessions, maxPerCredential } = this.#limits;
@@ -59,15 +59,16 @@ export class RedisSessions implements SessionStore {
       maxPerCredential,
       id,
       owner,
+      protocol ?? "",
     );
     if (code === 2) return refusals.ownerFull;
     if (code === 1) return refusals.full;
-    return { ok: true, session: { id, owner, lastActive: now } };
+    return { ok: true, session: { id, owner, lastActive: now, protocol } };
   }
 
   async get(id: string, owner: string): Promise<SessionRecord | undefined> {
-    const found = await this.#shared.redis.hmget(rec(id), "owner", "last");
-    const [who, last] = found;
+    const found = await this.#shared.redis.hmget(rec(id), "owner", "last", "protocol");
+    const [who, last, protocol] = found;
     if (who === null || last === null) return undefined;
     const lastActive = Number(last);
     // The clock given (tests) may run ahead of Redis's TTL.
@@ -75,7 +76,7 @@ export class RedisSessions implements SessionStore {
       await this.delete(id);
       return undefined;
     }
-    return who === owner ? { id, owner, lastActive } : undefined;
+    return who === owner ? { id, owner, lastActive, protocol: protocol || undefined } : undefined;
   }
 
   async touch(id: string): Promise<void> {

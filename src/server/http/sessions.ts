@@ -13,6 +13,8 @@ export interface SessionRecord {
   owner: string;
   /** Last request start or end (ms epoch). */
   lastActive: number;
+  /** The protocol version negotiated at initialize. */
+  protocol?: string;
 }
 
 export type OpenResult =
@@ -30,7 +32,7 @@ export interface SessionLimits {
 
 /** Where session records live: this process (`MemorySessions`) or Redis (`RedisSessions`). */
 export interface SessionStore {
-  open(owner: string): Promise<OpenResult>;
+  open(owner: string, protocol?: string): Promise<OpenResult>;
   /** The record when it exists, is not idle past the timeout and belongs to `owner`. */
   get(id: string, owner: string): Promise<SessionRecord | undefined>;
   /** Marks activity now. */
@@ -69,7 +71,7 @@ export class MemorySessions implements SessionStore {
     this.#now = now;
   }
 
-  async open(owner: string): Promise<OpenResult> {
+  async open(owner: string, protocol?: string): Promise<OpenResult> {
     if ((this.#perOwner.get(owner) ?? 0) >= this.#limits.maxPerCredential) {
       await this.sweep();
       if ((this.#perOwner.get(owner) ?? 0) >= this.#limits.maxPerCredential) return refusals.ownerFull;
@@ -78,7 +80,7 @@ export class MemorySessions implements SessionStore {
       await this.sweep();
       if (this.#records.size >= this.#limits.maxSessions) return refusals.full;
     }
-    const session = { id: randomUUID(), owner, lastActive: this.#now() };
+    const session = { id: randomUUID(), owner, lastActive: this.#now(), protocol };
     this.#records.set(session.id, session);
     this.#perOwner.set(owner, (this.#perOwner.get(owner) ?? 0) + 1);
     return { ok: true, session };
