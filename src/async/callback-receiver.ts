@@ -6,12 +6,11 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { CompletionWaiters } from "./completion-waiters.js";
 import { isFinal, phaseOf } from "./states.js";
 import type { Completion } from "./wait.js";
 
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Ended ids remembered for waits that start after their callback arrived. */
-const MAX_REMEMBERED = 10_000;
 
 export interface CallbackReceiver extends Completion {
   /** The URL to give the service as `callback_url` (or crawl `callback.url`). */
@@ -67,15 +66,7 @@ export async function startCallbackReceiver(
 ): Promise<CallbackReceiver> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/callbacks";
-  const waiters = new Map<string, Set<() => void>>();
-  const ended = new Set<string>();
-
-  const markEnded = (id: string) => {
-    ended.add(id);
-    if (ended.size > MAX_REMEMBERED) ended.delete(ended.values().next().value as string);
-    for (const resolve of waiters.get(id) ?? []) resolve();
-    waiters.delete(id);
-  };
+  const completion = new CompletionWaiters();
 
   const server: Server = createServer((req, res) => {
     if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== path) {
@@ -91,7 +82,7 @@ export async function startCallbackReceiver(
           res.writeHead(400).end();
           return;
         }
-        for (const id of endedIds(body)) markEnded(id);
+        for (const id of endedIds(body)) completion.done(id);
         res.writeHead(204).end();
       },
       () => res.writeHead(413).end(),
@@ -106,27 +97,7 @@ export async function startCallbackReceiver(
 
   return {
     url: `http://${shownHost}:${port}${path}`,
-    wait(id: string, signal: AbortSignal): Promise<void> {
-      if (ended.has(id)) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        if (signal.aborted) {
-          reject(signal.reason);
-          return;
-        }
-        const set = waiters.get(id) ?? new Set();
-        const onAbort = () => {
-          set.delete(done);
-          reject(signal.reason);
-        };
-        const done = () => {
-          signal.removeEventListener("abort", onAbort);
-          resolve();
-        };
-        set.add(done);
-        waiters.set(id, set);
-        signal.addEventListener("abort", onAbort, { once: true });
-      });
-    },
+    wait: (id: string, signal: AbortSignal) => completion.wait(id, signal),
     close(): Promise<void> {
       return new Promise((resolve) => {
         server.closeAllConnections();

@@ -8,6 +8,7 @@
  * delivery that lands on another replica wakes the waiting one through pub/sub (`deliver`).
  */
 import { randomBytes } from "node:crypto";
+import { CompletionWaiters } from "../../async/completion-waiters.js";
 import { safeEqual } from "./guard.js";
 
 /** What `waitFor` races against polling: settles when the task's callback has arrived. */
@@ -67,7 +68,7 @@ export class CallbackRegistry {
   readonly #now: () => number;
   readonly #byToken = new Map<string, Entry>();
   readonly #byTask = new Map<string, Entry>();
-  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #waiters = new CompletionWaiters();
   #deliveries = 0;
   readonly #share: CallbackShare | undefined;
 
@@ -111,38 +112,14 @@ export class CallbackRegistry {
         entry.taskId = taskId;
         this.#byTask.set(taskId, entry);
         save();
-        if (entry.delivered) this.#wake(taskId);
+        if (entry.delivered) this.#waiters.done(taskId);
       },
       cancel: () => this.#forget(token, entry),
     };
   }
 
-  readonly completion: TaskCompletion = {
-    wait: (id, signal) =>
-      new Promise<void>((resolve, reject) => {
-        if (this.#byTask.get(id)?.delivered) return resolve();
-        if (signal.aborted) return reject(signal.reason);
-        let waiters = this.#waiters.get(id);
-        if (!waiters) {
-          waiters = new Set();
-          this.#waiters.set(id, waiters);
-        }
-        const onAbort = () => {
-          drop();
-          reject(signal.reason);
-        };
-        const wake = () => {
-          signal.removeEventListener("abort", onAbort);
-          resolve();
-        };
-        const drop = () => {
-          waiters.delete(wake);
-          if (waiters.size === 0) this.#waiters.delete(id);
-        };
-        waiters.add(wake);
-        signal.addEventListener("abort", onAbort, { once: true });
-      }),
-  };
+  /** Settles when the task's callback has arrived (here or, in a fleet, on another replica). */
+  readonly completion: TaskCompletion = this.#waiters;
 
   /** Handles one delivery for `token`; `secret` from the query string. */
   receive(token: string, secret: string | undefined, body: unknown): DeliveryResult {
@@ -161,7 +138,7 @@ export class CallbackRegistry {
     if (!entry.delivered) this.#deliveries += 1;
     entry.delivered = true;
     if (typeof task?.state === "string") entry.state = task.state;
-    if (entry.taskId !== undefined) this.#wake(entry.taskId);
+    if (entry.taskId !== undefined) this.#waiters.done(entry.taskId);
     return { status: 200, message: "ok" };
   }
 
@@ -191,7 +168,7 @@ export class CallbackRegistry {
   deliveredElsewhere(taskId: string): void {
     const entry = this.#byTask.get(taskId);
     if (entry) entry.delivered = true;
-    this.#wake(taskId);
+    this.#waiters.done(taskId);
   }
 
   /** Drops expired registrations (run on every `prepare`, and by the server's idle sweep). */
@@ -213,12 +190,5 @@ export class CallbackRegistry {
     this.#byToken.delete(token);
     if (entry.taskId !== undefined && this.#byTask.get(entry.taskId) === entry)
       this.#byTask.delete(entry.taskId);
-  }
-
-  #wake(taskId: string): void {
-    const waiters = this.#waiters.get(taskId);
-    if (!waiters) return;
-    this.#waiters.delete(taskId);
-    for (const wake of waiters) wake();
   }
 }
