@@ -249,7 +249,7 @@ export const SerpRequestSchema = z.object({
 });
 export type SerpRequest = z.input<typeof SerpRequestSchema>;
 
-const NextPageSchema = z.looseObject({ next_page_params: z.record(z.string(), anyValue) });
+const NextPageSchema = z.looseObject({ next_page_params: opt(z.record(z.string(), anyValue)) });
 
 /** SERP `data`: every member is kept (new ones too); `parsing.status` is any string. */
 export const SerpDataSchema = z.looseObject({
