@@ -1,45 +1,40 @@
 /**
- * A transport wrapper that knows which requests are still unanswered: it delegates everything to
- * the real transport, notes each incoming request, and reports each answer sent. At shutdown the
+ * A transport wrapper (a `DelegatingTransport`) that knows which requests are still unanswered:
+ * it notes each incoming request and reports each answer sent. At shutdown the
  * requests still open get a JSON-RPC error (`failPending`) instead of a cut stream or silence —
  * over HTTP at the end of the drain (src/server/http/mcp.ts), over stdio on SIGTERM.
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isJSONRPCRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+import { DelegatingTransport } from "../delegating-transport.js";
 
 const isAnswer = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } =>
   "id" in message && ("result" in message || "error" in message);
 
-export class AnsweringTransport implements Transport {
-  onclose?: Transport["onclose"];
-  onerror?: Transport["onerror"];
-  onmessage?: Transport["onmessage"];
+export class AnsweringTransport extends DelegatingTransport {
   /** Requests received and not yet answered. */
   readonly pending = new Set<RequestId>();
 
   constructor(
-    private readonly inner: Transport,
+    inner: Transport,
     private readonly answered?: (id: RequestId, left: number) => void,
   ) {
-    inner.onmessage = (message, extra) => {
-      if (isJSONRPCRequest(message)) this.pending.add(message.id);
-      this.onmessage?.(message, extra);
-    };
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
+    super(inner);
   }
 
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
+  protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    if (isJSONRPCRequest(message)) this.pending.add(message.id);
+    super.receive(message, extra);
   }
 
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     try {
-      await this.inner.send(message, options);
+      await super.send(message, options);
     } finally {
       if (isAnswer(message) && this.pending.delete(message.id))
         this.answered?.(message.id, this.pending.size);
@@ -53,9 +48,5 @@ export class AnsweringTransport implements Transport {
         () => {},
       );
     }
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }

@@ -176,7 +176,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const sessions: SessionStore = fleet?.sessions ?? new MemorySessions(limits, options.now);
   const events: StreamEvents = fleet?.events ?? new MemoryEvents();
   const started = Date.now();
-  const scrape = options.telemetry?.scrape;
+  const { telemetry } = options;
+  const scrape = telemetry?.scrape;
   let sessionsOpen = 0;
   const countSessions = async () => {
     sessionsOpen = await sessions.count();
@@ -202,7 +203,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     },
     draining: () => draining,
     sessionsChanged: () => void countSessions().catch(() => {}),
-    instrument: options.telemetry ? (transport) => options.telemetry?.instrument(transport) : undefined,
+    instrument: telemetry && ((transport) => telemetry.instrument(transport)),
     log,
   });
   const authenticate: Authenticator = (request) => {

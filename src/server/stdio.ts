@@ -12,7 +12,9 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
   const telemetry = await startTelemetry({ service: { name: SERVER_NAME, version: VERSION } });
   const app = createServer({ config, observer: telemetry?.apiObserver });
   // Knows the calls still unanswered: a SIGTERM answers them with an error before exiting.
-  const transport = new AnsweringTransport(new StdioServerTransport());
+  // Telemetry wraps inside it, so the answers `failPending` sends end their spans too.
+  const stdio = new StdioServerTransport();
+  const transport = new AnsweringTransport(telemetry?.instrument(stdio, { network: "pipe" }) ?? stdio);
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -34,6 +36,5 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
   process.on("SIGINT", () => void stop(0));
   process.on("SIGTERM", () => void stop(0));
   await app.server.connect(transport);
-  telemetry?.instrument(transport, { network: "pipe" });
   app.logger.debug("stdio server ready", { tools: app.tools.size, sandbox: config.sandbox });
 }

@@ -13,8 +13,11 @@ import type { ApiObserver } from "../api/observer.js";
 export interface Telemetry {
   /** Give it to `WebDataClient` (`observer`) for upstream spans and metrics. */
   apiObserver: ApiObserver;
-  /** Wraps a connected MCP transport: one server span and one duration record per request. */
-  instrument(transport: Transport, options?: { network?: "tcp" | "pipe" }): void;
+  /**
+   * Wraps an MCP transport (a `DelegatingTransport`; connect the server to the result): one server
+   * span and one duration record per request.
+   */
+  instrument(transport: Transport, options?: { network?: "tcp" | "pipe" }): Transport;
   /** The open-sessions gauge reads this. */
   observeSessions(count: () => number): void;
   /** Answers a scrape in Prometheus text format (only with `prometheus: true`). */

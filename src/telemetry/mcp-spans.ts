@@ -2,10 +2,12 @@
  * MCP server spans and the operation-duration metric, per the OpenTelemetry MCP semantic
  * conventions: a SERVER span per JSON-RPC request named `{mcp.method.name} {target}` (e.g.
  * `tools/call serp_search`), its parent taken from `params._meta.traceparent` when the client
- * sends one. It wraps a connected transport's `onmessage` (the request starts, and its handler
- * runs inside the span's context) and `send` (the response ends it), so it fits any transport.
+ * sends one. `instrumentTransport` returns a `DelegatingTransport` around any transport, to connect
+ * the server to instead: a request coming in starts its span (and its handler runs inside the
+ * span's context), the response going out ends it, a close ends those still open.
  */
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import {
   type Context,
   type ContextManager,
@@ -20,6 +22,7 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
+import { DelegatingTransport } from "../delegating-transport.js";
 
 export interface McpInstruments {
   duration: Histogram;
@@ -74,30 +77,41 @@ function targetOf(message: Message): string | undefined {
   return undefined;
 }
 
-export function instrumentTransport(transport: Transport, deps: Deps): void {
-  const { tracer, contexts, propagator, instruments } = deps;
-  const receive = transport.onmessage;
-  const send = transport.send.bind(transport);
-  if (!receive) throw new Error("instrument the transport after the server is connected to it");
-  const open = new Map<string | number, Open>();
-  let protocolVersion: string | undefined;
+/** Wraps `transport`: connect the server to what this returns. */
+export function instrumentTransport(transport: Transport, deps: Deps): Transport {
+  return new InstrumentedTransport(transport, deps);
+}
 
-  transport.onmessage = (raw, extra) => {
+class InstrumentedTransport extends DelegatingTransport {
+  readonly #deps: Deps;
+  readonly #open = new Map<string | number, Open>();
+  #protocolVersion: string | undefined;
+
+  constructor(inner: Transport, deps: Deps) {
+    super(inner);
+    this.#deps = deps;
+  }
+
+  protected override receive(raw: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const message = raw as Message;
-    if (message.method === undefined || message.id === undefined) return receive(raw, extra);
+    if (message.method === undefined || message.id === undefined) {
+      super.receive(raw, extra);
+      return;
+    }
+    const { tracer, contexts, propagator } = this.#deps;
     const target = targetOf(message);
     if (message.method === "initialize" && typeof message.params?.protocolVersion === "string") {
-      protocolVersion ??= message.params.protocolVersion;
+      this.#protocolVersion ??= message.params.protocolVersion;
     }
     const headerVersion = extra?.requestInfo?.headers?.["mcp-protocol-version"];
     const attributes: Record<string, string> = {
       "mcp.method.name": message.method,
       "jsonrpc.request.id": String(message.id),
-      "network.transport": deps.network,
+      "network.transport": this.#deps.network,
     };
-    const version = typeof headerVersion === "string" ? headerVersion : protocolVersion;
+    const version = typeof headerVersion === "string" ? headerVersion : this.#protocolVersion;
     if (version) attributes["mcp.protocol.version"] = version;
-    if (transport.sessionId) attributes["mcp.session.id"] = transport.sessionId;
+    if (this.sessionId) attributes["mcp.session.id"] = this.sessionId;
     if (target && message.method === "tools/call") {
       attributes["gen_ai.tool.name"] = target;
       attributes["gen_ai.operation.name"] = "execute_tool";
@@ -114,21 +128,22 @@ export function instrumentTransport(transport: Transport, deps: Deps): void {
       { kind: SpanKind.SERVER, attributes },
       parent,
     );
-    open.set(message.id, { span, started: performance.now(), attributes });
-    return contexts.with(trace.setSpan(parent, span), () => receive(raw, extra));
-  };
+    this.#open.set(message.id, { span, started: performance.now(), attributes });
+    contexts.with(trace.setSpan(parent, span), () => super.receive(raw, extra));
+  }
 
-  transport.send = (raw, options) => {
+  override send(raw: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const message = raw as Message;
-    const entry = message.id !== undefined && message.method === undefined ? open.get(message.id) : undefined;
+    const entry =
+      message.id !== undefined && message.method === undefined ? this.#open.get(message.id) : undefined;
     if (entry) {
-      open.delete(message.id as string | number);
+      this.#open.delete(message.id as string | number);
       if (typeof message.result?.protocolVersion === "string")
-        protocolVersion = message.result.protocolVersion;
+        this.#protocolVersion = message.result.protocolVersion;
       const attributes = { ...entry.attributes };
       delete attributes["jsonrpc.request.id"];
       delete attributes["mcp.session.id"];
-      if (transport.sessionId) entry.span.setAttribute("mcp.session.id", transport.sessionId);
+      if (this.sessionId) entry.span.setAttribute("mcp.session.id", this.sessionId);
       let errorType: string | undefined;
       if (message.error) {
         errorType = String(message.error.code ?? "error");
@@ -142,19 +157,18 @@ export function instrumentTransport(transport: Transport, deps: Deps): void {
         attributes["error.type"] = errorType;
       }
       entry.span.end();
-      instruments.duration.record((performance.now() - entry.started) / 1000, attributes);
+      this.#deps.instruments.duration.record((performance.now() - entry.started) / 1000, attributes);
     }
-    return send(raw, options);
-  };
+    return super.send(raw, options);
+  }
 
-  const closed = transport.onclose;
-  transport.onclose = () => {
-    for (const entry of open.values()) {
+  protected override closed(): void {
+    for (const entry of this.#open.values()) {
       entry.span.setAttribute("error.type", "connection_closed");
       entry.span.setStatus({ code: SpanStatusCode.ERROR });
       entry.span.end();
     }
-    open.clear();
-    closed?.();
-  };
+    this.#open.clear();
+    super.closed();
+  }
 }

@@ -63,8 +63,7 @@ describe("the SDK through its public API only", () => {
     const patched = grep(
       /\b(?!this\b)\w+\.(send|remove|sendToolListChanged|setRequestHandler|request|notification|connect|close)\s*=(?!=)/,
     );
-    // Owned by telemetry (issue 16): wraps a connected transport's send; to become a delegating Transport.
-    const known = patched.filter((h) => !h.startsWith("src/telemetry/mcp-spans.ts:"));
-    expect(known).toEqual([]);
+    // Wrappers are a `DelegatingTransport` (src/delegating-transport.ts), with no exemption.
+    expect(patched).toEqual([]);
   });
 });

@@ -39,8 +39,8 @@ export interface McpDeps {
   draining(): boolean;
   /** A session was opened or ended (the sessions gauge recounts). */
   sessionsChanged?(): void;
-  /** Sees every request's transport once connected (telemetry wraps it). */
-  instrument?(transport: Transport): void;
+  /** Wraps every request's transport before it is connected (telemetry); the wrapper is used. */
+  instrument?(transport: Transport): Transport;
   log(line: string): void;
 }
 
@@ -155,13 +155,13 @@ export class McpEndpoint {
       void made.release().catch((e: unknown) => this.#deps.log(`server release failed: ${String(e)}`));
     };
     // The request's server is closed once every request in the POST is answered.
-    const tracked = new AnsweringTransport(transport, (_id, left) => {
+    // Telemetry wraps inside it, so the drain's `failPending` answers end their spans too.
+    const tracked = new AnsweringTransport(this.#deps.instrument?.(transport) ?? transport, (_id, left) => {
       if (left === 0) finish();
     });
     if (first) this.#inflight.add(tracked);
     try {
       await made.server.server.connect(tracked);
-      this.#deps.instrument?.(tracked);
       const response = await callContext.run({ note: events.note }, () =>
         transport.handleRequest(request, { parsedBody: body, authInfo: auth }),
       );
