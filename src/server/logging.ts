@@ -38,6 +38,11 @@ export interface ServerLogger extends Logger {
    * detach function.
    */
   attach(server: Server): () => void;
+  /**
+   * Sets the level `server`'s client gets, as `logging/setLevel` would: the HTTP layer applies
+   * the level a session set earlier to each request's fresh (or pooled) server.
+   */
+  setClientLevel(server: Server, level: LoggingLevel): void;
 }
 
 export function createLogger(options: LoggerOptions = {}): ServerLogger {
@@ -80,6 +85,9 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
         return {};
       });
       return () => servers.delete(server);
+    },
+    setClientLevel(server, level) {
+      if (servers.has(server)) servers.set(server, ORDER.indexOf(level));
     },
   };
 }

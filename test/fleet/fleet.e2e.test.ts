@@ -11,6 +11,7 @@ import {
   CallToolResultSchema,
   CreateTaskResultSchema,
   GetTaskResultSchema,
+  LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,6 +66,22 @@ describe("fleet: any replica serves any request (item 2)", () => {
     });
     expect(after.status).toBe(404);
     await c.client.close();
+  });
+
+  it("keeps a session's logging level in its Redis record for the calls other replicas serve", async () => {
+    const c = await connect(fleet.url);
+    try {
+      const levels: string[] = [];
+      c.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        levels.push(n.params.level);
+      });
+      await c.client.setLoggingLevel("debug");
+      // Round-robin: of three calls after the setLevel, two land on replicas that did not serve it.
+      for (const q of ["tent", "lamp", "rope"]) await c.client.callTool(serp(q));
+      expect(levels.filter((l) => l === "debug").length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await c.close();
+    }
   });
 
   it("hands back a deadline handle that get_task continues on other replicas", async () => {

@@ -10,16 +10,19 @@
 
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   isInitializeRequest,
   isJSONRPCRequest,
   type JSONRPCMessage,
   LATEST_PROTOCOL_VERSION,
+  type LoggingLevel,
+  SetLevelRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AnsweringTransport } from "../answering-transport.js";
 import type { WebDataServer } from "../create-server.js";
+import { DEFAULT_CLIENT_LEVEL } from "../logging.js";
 import { credentialId } from "./auth.js";
 import { callContext } from "./callback-client.js";
 import type { StreamEvents } from "./events.js";
@@ -97,8 +100,11 @@ export class McpEndpoint {
     }
     await this.#deps.sessions.touch(sessionId);
     if (method === "GET") return this.#resume(request, sessionId);
+    const level = levelSet(body);
+    if (level) await this.#deps.sessions.setLogLevel(sessionId, level);
     try {
-      return await this.#run(withProtocol(request, session.protocol), body, auth, apiKey, sessionId);
+      const run = { sessionId, logLevel: session.logLevel };
+      return await this.#run(withProtocol(request, session.protocol), body, auth, apiKey, run);
     } finally {
       void this.#deps.sessions.touch(sessionId);
     }
@@ -118,7 +124,7 @@ export class McpEndpoint {
     const protocol = SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
     const opened = await this.#deps.sessions.open(owner, protocol);
     if (!opened.ok) return rpcError(opened.status, opened.message, { headers: { "retry-after": "60" } });
-    const response = await this.#run(request, body, auth, apiKey, opened.session.id);
+    const response = await this.#run(request, body, auth, apiKey, { sessionId: opened.session.id });
     if (response.status !== 200) await this.#deps.sessions.delete(opened.session.id);
     this.#deps.sessionsChanged?.();
     return response;
@@ -130,10 +136,12 @@ export class McpEndpoint {
     body: unknown,
     auth: AuthInfo | undefined,
     apiKey: string | undefined,
-    sessionId: string,
+    { sessionId, logLevel }: { sessionId: string; logLevel?: LoggingLevel },
   ): Promise<Response> {
     const made = this.#deps.serverFor(apiKey);
     if (!made) return rpcError(401, `Unauthorized: send the Web Data API key in ${API_KEY_HEADER}`);
+    // A pooled server may carry another session's level: every request starts at its session's.
+    made.server.logger.setClientLevel(made.server.server, logLevel ?? DEFAULT_CLIENT_LEVEL);
     const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
     const first = messages.find(isJSONRPCRequest);
     const events = this.#deps.events.forRequest(sessionId, first?.id);
@@ -156,7 +164,7 @@ export class McpEndpoint {
     };
     // The request's server is closed once every request in the POST is answered.
     // Telemetry wraps inside it, so the drain's `failPending` answers end their spans too.
-    const tracked = new AnsweringTransport(this.#deps.instrument?.(transport) ?? transport, (_id, left) => {
+    const tracked = new CallTransport(this.#deps.instrument?.(transport) ?? transport, (_id, left) => {
       if (left === 0) finish();
     });
     if (first) this.#inflight.add(tracked);
@@ -257,6 +265,36 @@ export class McpEndpoint {
   health(): Record<string, unknown> {
     return { active_requests: this.#inflight.size };
   }
+}
+
+/**
+ * The POST's transport, tracking its open requests (`AnsweringTransport`). A log line has no
+ * request of its own, and there is no standalone stream: it goes on the stream of a request
+ * still open in this POST — its server serves nothing else — instead of being dropped.
+ */
+class CallTransport extends AnsweringTransport {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const [open] = this.pending;
+    if (
+      "method" in message &&
+      message.method === "notifications/message" &&
+      options?.relatedRequestId === undefined &&
+      open !== undefined
+    ) {
+      return super.send(message, { ...options, relatedRequestId: open });
+    }
+    return super.send(message, options);
+  }
+}
+
+/** The level the last valid `logging/setLevel` in the POST body sets, if any. */
+function levelSet(body: unknown): LoggingLevel | undefined {
+  let level: LoggingLevel | undefined;
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const parsed = SetLevelRequestSchema.safeParse(message);
+    if (parsed.success) level = parsed.data.params.level;
+  }
+  return level;
 }
 
 /**

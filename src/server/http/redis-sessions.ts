@@ -5,6 +5,7 @@
  * adds the record in one Lua script, so replicas cannot overshoot a cap together.
  */
 import { randomUUID } from "node:crypto";
+import { type LoggingLevel, LoggingLevelSchema } from "@modelcontextprotocol/sdk/types.js";
 import { PREFIX, type Shared } from "./redis.js";
 import {
   type OpenResult,
@@ -31,6 +32,8 @@ redis.call('PEXPIRE', KEYS[2], idle)
 redis.call('HSET', KEYS[3], 'owner', ARGV[6], 'last', now, 'protocol', ARGV[7])
 redis.call('PEXPIRE', KEYS[3], idle)
 return 0`;
+
+const SET_LEVEL = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'level', ARGV[1]) end`;
 
 export class RedisSessions implements SessionStore {
   readonly #shared: Shared;
@@ -67,8 +70,8 @@ export class RedisSessions implements SessionStore {
   }
 
   async get(id: string, owner: string): Promise<SessionRecord | undefined> {
-    const found = await this.#shared.redis.hmget(rec(id), "owner", "last", "protocol");
-    const [who, last, protocol] = found;
+    const found = await this.#shared.redis.hmget(rec(id), "owner", "last", "protocol", "level");
+    const [who, last, protocol, level] = found;
     if (who === null || last === null) return undefined;
     const lastActive = Number(last);
     // The clock given (tests) may run ahead of Redis's TTL.
@@ -76,7 +79,9 @@ export class RedisSessions implements SessionStore {
       await this.delete(id);
       return undefined;
     }
-    return who === owner ? { id, owner, lastActive, protocol: protocol || undefined } : undefined;
+    if (who !== owner) return undefined;
+    const logLevel = LoggingLevelSchema.safeParse(level).data;
+    return { id, owner, lastActive, protocol: protocol || undefined, ...(logLevel ? { logLevel } : {}) };
   }
 
   async touch(id: string): Promise<void> {
@@ -91,6 +96,11 @@ export class RedisSessions implements SessionStore {
       .zadd(mine(owner), now, id)
       .pexpire(mine(owner), this.#limits.idleTimeoutMs)
       .exec();
+  }
+
+  async setLogLevel(id: string, level: LoggingLevel): Promise<void> {
+    // Only on an existing record: HSET alone would make one without a TTL.
+    await this.#shared.redis.eval(SET_LEVEL, 1, rec(id), level);
   }
 
   async delete(id: string): Promise<boolean> {

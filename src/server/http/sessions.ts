@@ -6,6 +6,7 @@
  * its last request start or end, never an open stream.
  */
 import { randomUUID } from "node:crypto";
+import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 
 export interface SessionRecord {
   id: string;
@@ -15,6 +16,11 @@ export interface SessionRecord {
   lastActive: number;
   /** The protocol version negotiated at initialize. */
   protocol?: string;
+  /**
+   * The level the client last set with `logging/setLevel`: each request's server is fresh, so
+   * the record carries it to the next request's server.
+   */
+  logLevel?: LoggingLevel;
 }
 
 export type OpenResult =
@@ -37,6 +43,8 @@ export interface SessionStore {
   get(id: string, owner: string): Promise<SessionRecord | undefined>;
   /** Marks activity now. */
   touch(id: string): Promise<void>;
+  /** Keeps the level the client set with `logging/setLevel`. */
+  setLogLevel(id: string, level: LoggingLevel): Promise<void>;
   delete(id: string): Promise<boolean>;
   /** Drops records idle past the timeout; returns how many. */
   sweep(): Promise<number>;
@@ -99,6 +107,11 @@ export class MemorySessions implements SessionStore {
   async touch(id: string): Promise<void> {
     const s = this.#records.get(id);
     if (s) s.lastActive = this.#now();
+  }
+
+  async setLogLevel(id: string, level: LoggingLevel): Promise<void> {
+    const s = this.#records.get(id);
+    if (s) s.logLevel = level;
   }
 
   async delete(id: string): Promise<boolean> {
