@@ -34,7 +34,7 @@ import type { OAuthSettings } from "./http/oauth/settings.js";
 import type { VerifierOptions } from "./http/oauth/verifier.js";
 import { json, rpcError } from "./http/respond.js";
 import { DEFAULT_SESSION_LIMITS, MemorySessions, type SessionStore } from "./http/sessions.js";
-import { TaskWork } from "./tasks.js";
+import { ANNOUNCED_WATCH_MS, TaskWork } from "./tasks.js";
 
 export { MCP_PATH } from "./http/app.js";
 export { API_KEY_HEADER } from "./http/mcp.js";
@@ -142,7 +142,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     ? await (await import("./http/fleet.js")).joinFleet(options.redisUrl, limits, log, options.now)
     : undefined;
   const memoryTasks = fleet ? undefined : new InMemoryTaskStore();
-  const taskWork = new TaskWork(fleet?.tasks ?? (memoryTasks as InMemoryTaskStore));
+  // A cancel through any replica stops the work on the one running it at once; the record's
+  // watch is then only the fallback.
+  const taskWork = fleet
+    ? new TaskWork(fleet.tasks, ANNOUNCED_WATCH_MS)
+    : new TaskWork(memoryTasks as InMemoryTaskStore);
+  await fleet?.tasks.onCancel((taskId) => taskWork.cancelledElsewhere(taskId));
   const services = (ownKey: boolean) => ({
     ...(callbacks ? { taskCompletion: callbacks.completion } : {}),
     ...(ownKey ? { sessionKey: true } : {}),
@@ -223,6 +228,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         sessions: await countSessions(),
         uptime_s: Math.floor((Date.now() - started) / 1000),
         ...mcp.health(),
+        tasks_running: taskWork.running,
         ...(fleet ? { replica: fleet.shared.replica } : {}),
         ...(callbacks ? { callbacks_delivered: callbacks.deliveries } : {}),
         clients: clients.size,

@@ -1,8 +1,9 @@
 /**
  * MCP tasks for long tools, through the SDK's public `TaskStore` interface only. `TaskWork` wraps
  * any store (the SDK's in-memory one by default, a shared one such as Redis when given) and adds
- * what the work needs: an abort per task, fired when the task is cancelled here, and a watch that
- * fires it when the record is cancelled elsewhere or expires (its TTL ran out), so no work keeps
+ * what the work needs: an abort per task, fired when the task is cancelled here or a shared store
+ * says it was cancelled elsewhere (`cancelledElsewhere`), and a watch that fires it when the
+ * record is cancelled elsewhere unannounced or expires (its TTL ran out), so no work keeps
  * polling upstream with no record left to cancel it. A cancelled task has no result: `tasks/result`
  * then answers with a clear `-32602`, not an internal error.
  */
@@ -29,6 +30,11 @@ export const MIN_TASK_TTL_MS = 60_000;
 export const TASK_WAIT_MS = 15 * 60_000;
 /** How often running work checks that its record still exists and is not cancelled (ms). */
 const WATCH_MS = 1000;
+/**
+ * The same check when the store announces cancels (Redis pub/sub): only a fallback for a lost
+ * message and the record's expiry, so it costs the shared store less.
+ */
+export const ANNOUNCED_WATCH_MS = 10_000;
 
 /** The TTL a task gets: the client's, at least `MIN_TASK_TTL_MS`; `TASK_TTL_MS` when none was asked. */
 export const taskTtl = (requested: number | null | undefined): number =>
@@ -39,7 +45,10 @@ const TERMINAL = new Set<Task["status"]>(["completed", "failed", "cancelled"]);
 export class TaskWork implements TaskStore {
   private readonly controllers = new Map<string, AbortController>();
 
-  constructor(private readonly inner: TaskStore) {}
+  constructor(
+    private readonly inner: TaskStore,
+    private readonly watchMs = WATCH_MS,
+  ) {}
 
   createTask(params: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string) {
     return this.inner.createTask(params, requestId, request, sessionId);
@@ -89,7 +98,7 @@ export class TaskWork implements TaskStore {
           else if (task.status === "cancelled") this.abort(taskId, "task cancelled");
         })
         .catch(() => {});
-    }, WATCH_MS);
+    }, this.watchMs);
     timer.unref();
     return {
       signal: controller.signal,
@@ -98,6 +107,19 @@ export class TaskWork implements TaskStore {
         if (this.controllers.get(taskId) === controller) this.controllers.delete(taskId);
       },
     };
+  }
+
+  /**
+   * The task was cancelled on another replica (its store's notice, e.g. Redis pub/sub): its work
+   * here, if any, stops now rather than at the next watch of the record.
+   */
+  cancelledElsewhere(taskId: string): void {
+    this.abort(taskId, "task cancelled");
+  }
+
+  /** Tasks whose work runs here now (for `/healthz`). */
+  get running(): number {
+    return this.controllers.size;
   }
 
   /** True when the task's record is gone or ended (its result must not be stored then). */

@@ -153,6 +153,64 @@ describe("fleet: MCP tasks in Redis (items 2, 4)", () => {
   });
 });
 
+describe("fleet: a cancel stops the work wherever it runs (item 4)", () => {
+  /** One JSON-RPC request of `sessionId` straight to `url` (one replica), answered as JSON or SSE. */
+  const rpc = async (url: string, sessionId: string, method: string, params: object) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": sessionId,
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    const text = await response.text();
+    const data = text.split("\n").find((l) => l.startsWith("data: {"));
+    return JSON.parse(data ? data.slice(6) : text) as { result?: { status?: string }; error?: unknown };
+  };
+  const polls = async (taskPath: string) =>
+    (await sandbox.requests()).filter((r) => r.method === "GET" && r.path === taskPath).length;
+
+  it("aborts a task's upstream polling on replica A when another replica cancels it", async () => {
+    const [a, b, c] = fleet.replicas;
+    const client = await connect(a.url);
+    const sessionId = client.transport.sessionId!;
+    try {
+      await sandbox.configure({ taskLatencyMs: 120_000 });
+      const seen = (await sandbox.requests()).length;
+      const created = await client.client.request(
+        { method: "tools/call", params: { ...page(siteUrl("contact")), task: { ttl: 120_000 } } },
+        CreateTaskResultSchema,
+      );
+      // The work on replica A polls its upstream task (submitted with 120 s of latency, fixed at
+      // submission): wait for the first poll to learn its path.
+      let taskPath: string | undefined;
+      while (!taskPath) {
+        taskPath = (await sandbox.requests())
+          .slice(seen)
+          .find((r) => r.method === "GET" && /^\/v1\/tasks\/[^/]+$/.test(r.path))?.path;
+      }
+      const cancelled = await rpc(b.url, sessionId, "tasks/cancel", { taskId: created.task.taskId });
+      expect(cancelled.error, JSON.stringify(cancelled)).toBeUndefined();
+      const got = await rpc(c.url, sessionId, "tasks/get", { taskId: created.task.taskId });
+      expect(got.result?.status).toBe("cancelled");
+      const atCancel = await polls(taskPath);
+
+      // Let A's polling schedule run on (1 s, then the time waited again; the record's fallback
+      // watch is 10 s): a call of 3 s upstream work through A, then the count again.
+      await sandbox.configure({ taskLatencyMs: 3_000 });
+      const later = await client.client.callTool(page(siteUrl("about")));
+      expect(later.isError, textOf(later)).toBeFalsy();
+      expect(await polls(taskPath)).toBe(atCancel);
+    } finally {
+      await sandbox.configure({ taskLatencyMs: 300 });
+      await client.close();
+    }
+  });
+});
+
 describe("fleet: one rate limit per API key across replicas (item 3)", () => {
   it("keeps a 1,000-item batch plus 500 concurrent calls over 3 replicas under the sandbox's 83/s", async () => {
     const clients = await Promise.all([0, 1, 2].map(() => connect(fleet.url)));

@@ -2,8 +2,9 @@
  * MCP task records in Redis: the SDK's public `TaskStore` interface, so a task created on one
  * replica is read, awaited (`tasks/result`) and cancelled from any other. A record expires with
  * its TTL. Status changes go through one Lua script that refuses to leave a terminal state, so a
- * cancel and a finishing call racing on two replicas cannot both win. The work itself notices a
- * cancel made elsewhere through `TaskWork`'s watch of the record (src/server/tasks.ts).
+ * cancel and a finishing call racing on two replicas cannot both win. A cancel is published on a
+ * channel, so the replica running the work aborts it at once (`onCancel`); `TaskWork`'s watch of
+ * the record (src/server/tasks.ts) stays as the fallback for a lost message.
  */
 import { randomUUID } from "node:crypto";
 import type { CreateTaskOptions, TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
@@ -13,6 +14,8 @@ import { PREFIX, type Shared } from "./redis.js";
 const rec = (id: string) => `${PREFIX}t:${id}`;
 const list = (session: string | undefined) => `${PREFIX}tl:${session ?? "-"}`;
 const PAGE = 50;
+/** The channel a cancel is published on: the task id. */
+const CANCELS = `${PREFIX}task-cancels`;
 
 /** KEYS: record. ARGV: status, message or "", now ISO, result JSON or "". Returns 1, 0 (terminal) or -1 (none). */
 const UPDATE = `
@@ -83,6 +86,12 @@ export class RedisTaskStore implements TaskStore {
 
   async updateTaskStatus(taskId: string, status: Task["status"], message?: string, sessionId?: string) {
     await this.#update(taskId, status, message, sessionId);
+    if (status === "cancelled") await this.#shared.redis.publish(CANCELS, taskId).catch(() => {});
+  }
+
+  /** Calls `handler` with the id of each task cancelled on any replica (this one included). */
+  onCancel(handler: (taskId: string) => void): Promise<void> {
+    return this.#shared.on(CANCELS, handler);
   }
 
   async #update(taskId: string, status: string, message?: string, sessionId?: string, result?: string) {
