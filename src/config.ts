@@ -19,6 +19,11 @@ export interface Config {
   maxRps: number;
   cacheDir?: string;
   httpToken?: string;
+  /**
+   * Whether HTTP callers may bring their own API key (`x-webdata-api-key`); unset: allowed
+   * without OAuth, refused with it (`WEBDATA_HTTP_ALLOW_KEY_HEADER`).
+   */
+  httpAllowKeyHeader?: boolean;
   publicUrl?: string;
   sandbox: boolean;
   /** Start-up notes for stderr: what the configuration leaves out and why (e.g. the legacy tool). */
@@ -165,6 +170,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     throw new ConfigError(`WEBDATA_AGENT_TOOLS: ${JSON.stringify(badAgent)} is not an agent name`);
   }
   const httpToken = blankToUndefined(env.WEBDATA_HTTP_TOKEN);
+  const keyHeader = blankToUndefined(env.WEBDATA_HTTP_ALLOW_KEY_HEADER);
+  if (keyHeader !== undefined && keyHeader !== "0" && keyHeader !== "1") {
+    throw new ConfigError(
+      "WEBDATA_HTTP_ALLOW_KEY_HEADER must be 1 (callers may send x-webdata-api-key) or 0 (they may not)",
+    );
+  }
   const legacyBaseUrl = parseUrl(
     "WEBDATA_LEGACY_BASE_URL",
     get(flags.legacyBaseUrl, "WEBDATA_LEGACY_BASE_URL"),
@@ -200,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     ),
     cacheDir: get(flags.cacheDir, "WEBDATA_CACHE_DIR"),
     httpToken,
+    ...(keyHeader !== undefined ? { httpAllowKeyHeader: keyHeader === "1" } : {}),
     publicUrl: parseUrl("WEBDATA_PUBLIC_URL", get(flags.publicUrl, "WEBDATA_PUBLIC_URL")),
     sandbox,
     ...(notes.length > 0 ? { notes } : {}),

@@ -207,6 +207,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return { server, release: () => servers.give(server) };
     },
     draining: () => draining,
+    // Unset: a caller's own key is welcome on a token-guarded or loopback server, but behind OAuth
+    // the upstream key stays the server's unless the operator says otherwise.
+    keyHeader: config.httpAllowKeyHeader ?? !options.oauth,
     sessionsChanged: () => void countSessions().catch(() => {}),
     instrument: telemetry && ((transport) => telemetry.instrument(transport)),
     log,

@@ -247,6 +247,42 @@ describe("OAuth resource server (oidc-provider on loopback)", () => {
     });
   });
 
+  it("oauth(key header): x-webdata-api-key is refused with OAuth on and the switch unset, before upstream", async () => {
+    const token = await provider.clientToken(resource, "mcp:tools");
+    const bearer = { authorization: `Bearer ${token}` };
+    const refusedInit = await raw(http.url, {
+      body: INITIALIZE,
+      headers: { ...bearer, "x-webdata-api-key": "wdk_callersOWNkeyQZXJ" },
+    });
+    expect(refusedInit.status).toBe(403);
+    expect(refusedInit.body).toMatch(/does not accept x-webdata-api-key.*WEBDATA_HTTP_ALLOW_KEY_HEADER=1/);
+    expect(refusedInit.body).not.toContain("wdk_callersOWNkeyQZXJ");
+
+    const opened = await initialize(http.url, token);
+    expect(opened.status).toBe(200);
+    const session = String(opened.headers["mcp-session-id"]);
+    const before = sandbox.requests.length;
+    const call = await raw(http.url, {
+      body: {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "serp_search", arguments: { search_engine: "engine1_search", query: "tent" } },
+      },
+      headers: {
+        ...bearer,
+        "mcp-session-id": session,
+        "mcp-protocol-version": "2025-06-18",
+        "x-webdata-api-key": "wdk_callersOWNkeyQZXJ",
+      },
+    });
+    expect(call.status).toBe(403);
+    expect(call.json().error.message).toMatch(/^Forbidden: .*x-webdata-api-key/);
+    // Never reached upstream.
+    expect(sandbox.requests.length).toBe(before);
+    await raw(http.url, { method: "DELETE", headers: { ...bearer, "mcp-session-id": session } });
+  });
+
   it("oauth(opaque token): checked by introspection (RFC 7662), and refused when inactive", async () => {
     const audience = opaqueHttp.url;
     const token = await provider.clientToken(audience, "mcp:tools");

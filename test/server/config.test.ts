@@ -46,6 +46,7 @@ describe("loadConfig", () => {
     [{ ...base, WEBDATA_TOOLSETS: "search,bogus" }, /unknown toolset "bogus"; valid: all, search, extract/],
     [{ ...base, WEBDATA_TOOLSETS: "legacy" }, /needs WEBDATA_LEGACY_AUTH/],
     [{ ...base, WEBDATA_LEGACY_AUTH: "nocolon" }, /user:password/],
+    [{ ...base, WEBDATA_HTTP_ALLOW_KEY_HEADER: "yes" }, /WEBDATA_HTTP_ALLOW_KEY_HEADER must be 1 .* or 0/],
   ])("rejects %o", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

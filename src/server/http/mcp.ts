@@ -40,6 +40,8 @@ export interface McpDeps {
   /** A server for one request (`undefined`: no key to call the API with); `release()` disconnects it and hands it back. */
   serverFor(apiKey: string | undefined): { server: WebDataServer; release(): Promise<void> } | undefined;
   draining(): boolean;
+  /** Whether a caller may bring its own API key in `x-webdata-api-key` (the operator's switch). */
+  keyHeader: boolean;
   /** A session was opened or ended (the sessions gauge recounts). */
   sessionsChanged?(): void;
   /** Wraps every request's transport before it is connected (telemetry); the wrapper is used. */
@@ -72,6 +74,13 @@ export class McpEndpoint {
     }
     if (this.#deps.draining()) return rpcError(503, "Service Unavailable: the server is shutting down");
     const apiKey = request.headers.get(API_KEY_HEADER)?.trim() || undefined;
+    if (apiKey !== undefined && !this.#deps.keyHeader) {
+      // Refused rather than ignored: the caller would otherwise spend the server's key unaware.
+      return rpcError(
+        403,
+        `Forbidden: this server calls the Web Data API with its own key and does not accept ${API_KEY_HEADER}; send the request without that header (the operator allows it with WEBDATA_HTTP_ALLOW_KEY_HEADER=1)`,
+      );
+    }
     if (apiKey !== undefined && !API_KEY_RE.test(apiKey)) {
       return bad(`${API_KEY_HEADER} is not a valid API key`);
     }
