@@ -26,4 +26,6 @@ export interface Fleet {
 export declare function startFleet(options: {
   replicas: number;
   env: Record<string, string>;
+  /** More env for replica `i`, given every replica's port (e.g. its own WEBDATA_PUBLIC_URL). */
+  replicaEnv?: (i: number, ports: number[]) => Record<string, string>;
 }): Promise<Fleet>;

@@ -96,14 +96,17 @@ export async function startFleet(options) {
     const lb = `127.0.0.1:${lbPort}`;
     const clean = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("WEBDATA_")) clean[k] = v;
+    const ports = [];
+    for (let i = 0; i < options.replicas; i++) ports.push(await freePort());
     for (let i = 0; i < options.replicas; i++) {
-      const port = await freePort();
+      const port = ports[i];
       const p = start(process.execPath, [CLI, "--http", "--port", String(port), "--allowed-hosts", lb], {
         ...clean,
         WEBDATA_REDIS_URL: redisUrl,
         WEBDATA_PUBLIC_URL: `http://${lb}`,
         WEBDATA_CACHE_DIR: join(dir, `cache-${i}`),
         ...options.env,
+        ...options.replicaEnv?.(i, ports),
       });
       replicas.push({ ...p, port, url: `http://127.0.0.1:${port}/mcp` });
     }

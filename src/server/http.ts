@@ -233,7 +233,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         ...mcp.health(),
         tasks_running: taskWork.running,
         ...(fleet ? { replica: fleet.shared.replica } : {}),
-        ...(callbacks ? { callbacks_delivered: callbacks.deliveries } : {}),
+        ...(callbacks
+          ? {
+              callbacks_delivered: callbacks.deliveries,
+              callbacks_from_elsewhere: callbacks.completedElsewhere,
+            }
+          : {}),
         clients: clients.size,
       },
     }),

@@ -70,6 +70,7 @@ export class CallbackRegistry {
   readonly #byTask = new Map<string, Entry>();
   readonly #waiters = new CompletionWaiters();
   #deliveries = 0;
+  #completedElsewhere = 0;
   readonly #share: CallbackShare | undefined;
 
   constructor(options: CallbackRegistryOptions) {
@@ -77,6 +78,14 @@ export class CallbackRegistry {
     this.#base = `${options.publicUrl.replace(/\/+$/, "")}${CALLBACK_PATH}`;
     this.#ttl = options.ttlMs ?? 6 * 60 * 60_000;
     this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Callbacks of work submitted here that another replica received and announced here, which
+   * woke this replica's waits on them (`/healthz`; the fleet tests read it).
+   */
+  get completedElsewhere(): number {
+    return this.#completedElsewhere;
   }
 
   /** Verified deliveries so far. */
@@ -167,6 +176,7 @@ export class CallbackRegistry {
   /** Another replica received `taskId`'s callback. */
   deliveredElsewhere(taskId: string): void {
     const entry = this.#byTask.get(taskId);
+    if (entry && !entry.delivered) this.#completedElsewhere += 1;
     if (entry) entry.delivered = true;
     this.#waiters.done(taskId);
   }
