@@ -12,12 +12,14 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { linkSignals, shareSignal } from "../api/abort.js";
 import type { WebDataClient } from "../api/client.js";
+import { ApiError } from "../api/errors.js";
 import { redactDeep } from "../api/redact.js";
 import { ProgressTracker } from "../async/progress.js";
-import { waitFor } from "../async/wait.js";
+import { type WaitOutcome, waitFor } from "../async/wait.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { errorResult, isExpected } from "../tools/errors.js";
+import { pendingResult } from "../tools/result.js";
 import type { ProgressUpdate, ToolContext, ToolDefinition, ToolResult, ToolServices } from "../tools/tool.js";
 import { outputSchema } from "./tool-schemas.js";
 
@@ -78,7 +80,17 @@ function deadlineSignal(opts: CallOptions, graceMs: number): { signal: AbortSign
   return { signal: shareSignal(linked.signal), clear: linked.dispose };
 }
 
-export function makeContext(deps: ToolDeps, opts: CallOptions, signal = opts.signal): ToolContext {
+/** What a call's waits found last: a handle to give back if reading the results outlasts the deadline. */
+interface WaitRecord {
+  last?: WaitOutcome;
+}
+
+export function makeContext(
+  deps: ToolDeps,
+  opts: CallOptions,
+  signal = opts.signal,
+  waits: WaitRecord = {},
+): ToolContext {
   const progress = makeProgress(opts);
   return {
     client: deps.client,
@@ -91,7 +103,7 @@ export function makeContext(deps: ToolDeps, opts: CallOptions, signal = opts.sig
     wait(target, options = {}) {
       const remaining = Math.max(0, opts.deadline - Date.now());
       let polls = 0;
-      return waitFor(deps.client, target, {
+      const outcome = waitFor(deps.client, target, {
         deadlineMs: Math.min(remaining, options.deadlineMs ?? remaining),
         signal: opts.signal,
         // The HTTP transport puts its webhook registry in services.taskCompletion (src/server/http.ts).
@@ -106,8 +118,27 @@ export function makeContext(deps: ToolDeps, opts: CallOptions, signal = opts.sig
           );
         },
       });
+      return outcome.then((o) => {
+        waits.last = o;
+        return o;
+      });
     },
   };
+}
+
+/**
+ * A long tool whose wait ended but whose reading of the results ran out of time (e.g. queued
+ * behind the rate limit): the work is not lost, so the answer is the handle that resumes it.
+ */
+function deadlineHandle(
+  error: unknown,
+  opts: CallOptions,
+  waits: WaitRecord,
+): ToolResult<unknown> | undefined {
+  const last = waits.last;
+  if (!last || opts.signal.aborted || !(error instanceof ApiError) || error.code !== "timeout")
+    return undefined;
+  return pendingResult({ target: last.target, state: last.state });
 }
 
 /** Runs the handler; never throws. */
@@ -119,8 +150,15 @@ export async function runTool(
 ): Promise<CallToolResult> {
   const started = Date.now();
   const limit = deadlineSignal(opts, tool.longRunning ? RESULT_GRACE_MS : 0);
+  const waits: WaitRecord = {};
   try {
-    const result = await tool.handler(args as never, makeContext(deps, opts, limit.signal));
+    const result = await tool
+      .handler(args as never, makeContext(deps, opts, limit.signal, waits))
+      .catch((error: unknown) => {
+        const handle = deadlineHandle(error, opts, waits);
+        if (handle) return handle;
+        throw error;
+      });
     // Checked here for plain calls and task work alike (the SDK's low-level server checks only the shape).
     const checked = outputSchema(tool).safeParse(result.structured);
     if (!checked.success) {
