@@ -94,7 +94,8 @@ async function lagRound(sandbox, client, latencies, receiver) {
 }
 
 async function lag() {
-  const sandbox = await startSandbox({ rateLimit: 1_000 });
+  // Callbacks on: the sandbox sends none unless asked (it stays local by default).
+  const sandbox = await startSandbox({ rateLimit: 1_000, allowCallbacks: true });
   const client = new WebDataClient({ baseUrl: sandbox.url, apiKey: key("lag"), maxRps: 1_000 });
   const receiver = await startCallbackReceiver();
   const rows = [];
