@@ -3,6 +3,7 @@
  * as a real stdio child process, and an SDK `Client` over `StdioClientTransport`.
  * Build first (`npm run build`; `npm test` does).
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -198,4 +199,39 @@ export function serverForFile(
     await server?.close();
     await sandbox?.close();
   });
+}
+
+/**
+ * `web-data-mcp sandbox --port 0 ARGS` as a child process: its URL (the first line it prints) and
+ * `stop()`, which sends SIGTERM and resolves with the exit code.
+ */
+export async function startSandboxCli(
+  args: string[],
+): Promise<{ url: string; stop(): Promise<number | null> }> {
+  assertBuilt();
+  const child = spawn(process.execPath, [CLI, "sandbox", "--port", "0", ...args], {
+    env: { PATH: process.env.PATH ?? "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const stop = () => {
+    child.kill("SIGTERM");
+    return exited;
+  };
+  let out = "";
+  child.stdout.on("data", (c: Buffer) => {
+    out += c.toString("utf8");
+  });
+  try {
+    const url = (
+      await until(
+        () => out,
+        (o) => o.includes("\n"),
+      )
+    ).trim();
+    return { url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { assertBuilt, CLI, until } from "../helpers/mcp.js";
+import { CLI, startSandboxCli } from "../helpers/mcp.js";
 import { call, KEY } from "./helpers.js";
 
 const live = { "X-Sandbox-Dialect": "live" };
@@ -79,22 +79,8 @@ describe("sandbox dialects", () => {
 
 describe("cli(sandbox --dialect)", () => {
   it("web-data-mcp sandbox --dialect live answers in the live shapes; a bad dialect is a usage error", async () => {
-    assertBuilt();
-    const child = spawn(process.execPath, [CLI, "sandbox", "--port", "0", "--dialect", "live"], {
-      env: { PATH: process.env.PATH ?? "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const { url, stop } = await startSandboxCli(["--dialect", "live"]);
     try {
-      let out = "";
-      child.stdout.on("data", (c: Buffer) => {
-        out += c.toString("utf8");
-      });
-      const url = (
-        await until(
-          () => out,
-          (o) => o.includes("\n"),
-        )
-      ).trim();
       const res = await fetch(`${url}/v1/extract/async`, {
         method: "POST",
         headers: { authorization: "Bearer any-key", "content-type": "application/json" },
@@ -102,9 +88,7 @@ describe("cli(sandbox --dialect)", () => {
       });
       expect(((await res.json()) as { task: { id: string } }).task.id).toBeTypeOf("string");
     } finally {
-      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
+      expect(await stop()).toBe(0);
     }
     const bad = spawn(process.execPath, [CLI, "sandbox", "--dialect", "klingon"], {
       env: { PATH: process.env.PATH ?? "" },

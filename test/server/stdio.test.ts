@@ -12,6 +12,7 @@ import {
   type StdioServer,
   serverForFile,
   spawnServer,
+  startSandboxCli,
   TEST_KEY,
   textOf,
   until,
@@ -195,22 +196,8 @@ describe("cli(tools, call)", () => {
 
 describe("cli(sandbox)", () => {
   it("serves the sandbox API alone, accepting only --key, and exits on SIGTERM", async () => {
-    assertBuilt();
-    const child = spawn(process.execPath, [CLI, "sandbox", "--port", "0", "--key", "only-this-key-Z"], {
-      env: { PATH: process.env.PATH ?? "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const { url, stop } = await startSandboxCli(["--key", "only-this-key-Z"]);
     try {
-      let out = "";
-      child.stdout.on("data", (c: Buffer) => {
-        out += c.toString("utf8");
-      });
-      const url = (
-        await until(
-          () => out,
-          (o) => o.includes("\n"),
-        )
-      ).trim();
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const post = (key: string) =>
         fetch(`${url}/v1/extract`, {
@@ -221,9 +208,7 @@ describe("cli(sandbox)", () => {
       expect((await post("only-this-key-Z")).status).toBe(200);
       expect((await post("another-key")).status).toBe(401);
     } finally {
-      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
+      expect(await stop()).toBe(0);
     }
   });
 });
