@@ -4,6 +4,7 @@ import type { Config } from "../config.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { AnsweringTransport } from "./answering-transport.js";
 import { createServer } from "./create-server.js";
+import { ProtocolGuard } from "./protocol-guard.js";
 import { SERVER_NAME, VERSION } from "./version.js";
 
 /** Serves until stdin ends or a signal arrives, then closes everything and runs `onClose`. */
@@ -13,7 +14,8 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
   const app = createServer({ config, observer: telemetry?.apiObserver });
   // Knows the calls still unanswered: a SIGTERM answers them with an error before exiting.
   // Telemetry wraps inside it, so the answers `failPending` sends end their spans too.
-  const stdio = new StdioServerTransport();
+  // The guard answers what the SDK would not: unreadable lines, bad params, a second initialize.
+  const stdio = new ProtocolGuard(new StdioServerTransport(), { answerUnreadable: true });
   const transport = new AnsweringTransport(telemetry?.instrument(stdio, { network: "pipe" }) ?? stdio);
   let stopping = false;
   const stop = async (code: number) => {

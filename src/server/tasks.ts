@@ -42,6 +42,17 @@ export const taskTtl = (requested: number | null | undefined): number =>
 
 const TERMINAL = new Set<Task["status"]>(["completed", "failed", "cancelled"]);
 
+const MAX_STATUS_MESSAGE = 200;
+
+/** The first line of a failed result's text, short enough for a status line. */
+export function failureMessage(result: Result): string {
+  const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  const text = content.find((c) => c.type === "text" && c.text?.trim())?.text?.trim() ?? "";
+  const line = text.split("\n")[0] ?? "";
+  if (line === "") return "The tool call failed; tasks/result has the details.";
+  return line.length > MAX_STATUS_MESSAGE ? `${line.slice(0, MAX_STATUS_MESSAGE - 1)}…` : line;
+}
+
 export class TaskWork implements TaskStore {
   private readonly controllers = new Map<string, AbortController>();
 
@@ -60,6 +71,9 @@ export class TaskWork implements TaskStore {
 
   async storeTaskResult(taskId: string, status: "completed" | "failed", result: Result, sessionId?: string) {
     this.controllers.delete(taskId);
+    // The store keeps a status message across the final transition, so a failed task says why.
+    if (status === "failed")
+      await this.inner.updateTaskStatus(taskId, "working", failureMessage(result), sessionId);
     await this.inner.storeTaskResult(taskId, status, result, sessionId);
   }
 

@@ -23,6 +23,7 @@ import {
 import { AnsweringTransport } from "../answering-transport.js";
 import type { WebDataServer } from "../create-server.js";
 import { DEFAULT_CLIENT_LEVEL } from "../logging.js";
+import { ProtocolGuard } from "../protocol-guard.js";
 import { credentialId } from "./auth.js";
 import { callContext } from "./callback-client.js";
 import type { StreamEvents } from "./events.js";
@@ -98,6 +99,19 @@ export class McpEndpoint {
       }
       if (!sessionId && isInitializeRequest(body))
         return this.#initialize(request, body, auth, apiKey, owner);
+      if (sessionId && (Array.isArray(body) ? body : [body]).some(isInitializeRequest)) {
+        return rpcError(
+          400,
+          "Invalid Request: this session is already initialized; to start over, send initialize without mcp-session-id",
+          { code: RPC.invalidRequest },
+        );
+      }
+    }
+    const version = request.headers.get("mcp-protocol-version");
+    if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return bad(
+        `Unsupported protocol version ${JSON.stringify(version.slice(0, 40))} in MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+      );
     }
     if (!sessionId) return bad("No valid session ID provided");
     const session = await this.#deps.sessions.get(sessionId, owner);
@@ -173,7 +187,8 @@ export class McpEndpoint {
     };
     // The request's server is closed once every request in the POST is answered.
     // Telemetry wraps inside it, so the drain's `failPending` answers end their spans too.
-    const tracked = new CallTransport(this.#deps.instrument?.(transport) ?? transport, (_id, left) => {
+    const guarded = new ProtocolGuard(transport);
+    const tracked = new CallTransport(this.#deps.instrument?.(guarded) ?? guarded, (_id, left) => {
       if (left === 0) finish();
     });
     if (first) this.#inflight.add(tracked);
