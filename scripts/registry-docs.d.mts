@@ -12,3 +12,4 @@ export declare function manifestTools(
 export declare function toolsTable(tools: readonly DocTool[]): string;
 export declare function replaceBetween(text: string, start: string, end: string, body: string): string;
 export declare function tableIn(text: string): string | undefined;
+export declare function snapshotText(entry: unknown): string;

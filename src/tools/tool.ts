@@ -87,6 +87,8 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   readOnly: boolean;
   /** Defaults to `readOnly`. */
   idempotent?: boolean;
+  /** Deletes or ends something (a template, an agent, a job, a running crawl); only for a tool that writes. */
+  destructive?: boolean;
   /** Waits for async work: gets progress, a deadline handle and MCP task support. */
   longRunning?: boolean;
   /**
@@ -110,14 +112,14 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
 }
 
 /**
- * Every annotation derives from `readOnly` / `idempotent`. The destructive and idempotent hints
- * only mean something for a tool that writes, so a read-only tool leaves them out.
+ * Every annotation derives from `readOnly` / `idempotent` / `destructive`. The destructive and
+ * idempotent hints only mean something for a tool that writes, so a read-only tool leaves them out.
  */
 export function toolAnnotations(tool: ToolDefinition): ToolAnnotations {
   if (tool.readOnly) return { readOnlyHint: true, openWorldHint: true };
   return {
     readOnlyHint: false,
-    destructiveHint: false,
+    destructiveHint: tool.destructive ?? false,
     idempotentHint: tool.idempotent ?? false,
     openWorldHint: true,
   };

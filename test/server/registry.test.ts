@@ -55,7 +55,7 @@ describe("registry", () => {
           ? { readOnlyHint: true, openWorldHint: true }
           : {
               readOnlyHint: false,
-              destructiveHint: false,
+              destructiveHint: def.destructive ?? false,
               idempotentHint: def.idempotent ?? false,
               openWorldHint: true,
             },
