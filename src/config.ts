@@ -26,6 +26,8 @@ export interface Config {
   httpAllowKeyHeader?: boolean;
   publicUrl?: string;
   sandbox: boolean;
+  /** `WEBDATA_API_GENERATION`: which API generation the client speaks (src/api/generations.ts). */
+  apiGeneration?: GenerationSetting;
   /** Start-up notes for stderr: what the configuration leaves out and why (e.g. the legacy tool). */
   notes?: string[];
 }
@@ -43,8 +45,23 @@ export interface ConfigFlags {
   sandbox?: boolean;
 }
 
+export type ApiGeneration = 1 | 2;
+export type GenerationSetting = "auto" | ApiGeneration;
+
 export class ConfigError extends Error {
   override name = "ConfigError";
+}
+
+/** `WEBDATA_API_GENERATION`: `auto` (default), `2` or `1` (also `v2`/`v1`). */
+export function parseGeneration(raw: string | undefined): GenerationSetting {
+  if (raw === undefined) return "auto";
+  const v = raw.trim().toLowerCase();
+  if (v === "auto") return "auto";
+  if (v === "1" || v === "v1") return 1;
+  if (v === "2" || v === "v2") return 2;
+  throw new ConfigError(
+    `WEBDATA_API_GENERATION must be auto (generation 2, falling back to 1 where a route is missing), 2 or 1, got ${JSON.stringify(raw)}`,
+  );
 }
 
 export const DEFAULT_WAIT_MS = 50_000;
@@ -214,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     ...(keyHeader !== undefined ? { httpAllowKeyHeader: keyHeader === "1" } : {}),
     publicUrl: parseUrl("WEBDATA_PUBLIC_URL", get(flags.publicUrl, "WEBDATA_PUBLIC_URL")),
     sandbox,
+    apiGeneration: parseGeneration(blankToUndefined(env.WEBDATA_API_GENERATION)),
     ...(notes.length > 0 ? { notes } : {}),
   };
 }

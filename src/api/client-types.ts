@@ -2,6 +2,7 @@
 
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
+import type { GenerationSetting } from "../config.js";
 import type { Timeouts } from "./http.js";
 import type { ApiObserver } from "./observer.js";
 import type {
@@ -41,6 +42,10 @@ export interface WebDataClientOptions {
   userAgent?: string;
   /** Told about every HTTP attempt and wait (telemetry); see observer.ts. */
   observer?: ApiObserver;
+  /** Which API generation to speak (generations.ts): `auto` (default), 2 or 1. */
+  generation?: GenerationSetting;
+  /** Where the one-line notes go (a route falling back to generation 1); default stderr. */
+  log?: (message: string) => void;
 }
 
 export interface CallOptions {

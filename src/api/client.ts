@@ -28,16 +28,25 @@ import type {
   WebDataClientOptions,
 } from "./client-types.js";
 import { ApiError } from "./errors.js";
-import { type CallSpec, Executor } from "./executor.js";
+import { Executor } from "./executor.js";
+import { type Generation, GenerationRouter } from "./generations.js";
 import { createDispatcher, DEFAULT_TIMEOUTS } from "./http.js";
 import { sharedLimiter } from "./rate-limiter.js";
 import { Redactor } from "./redact.js";
-import { DEFAULT_RETRY, type RequestKind } from "./retry.js";
+import { DEFAULT_RETRY } from "./retry.js";
+import { ROUTES, type Route, type RouteName, type RouteSide } from "./routes.js";
 import * as S from "./schemas.js";
 
 export type * from "./client-types.js";
 
 type Query = Record<string, string | number | boolean | undefined>;
+
+interface RouteInput {
+  /** Values of the route's `{name}` path placeholders, one path segment each. */
+  params?: Record<string, string>;
+  body?: unknown;
+  query?: Query;
+}
 
 const AgentListSchema = z.array(S.AgentRecordSchema);
 const RawObjectSchema = z.record(z.string(), z.unknown());
@@ -74,12 +83,18 @@ function seg(value: string, what = "id"): string {
   return encodeURIComponent(value);
 }
 
+/** A route's path with its `{name}` placeholders filled, each value one checked path segment. */
+function fillPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => seg(params[name] ?? ""));
+}
+
 export class WebDataClient {
   readonly #base: URL;
   readonly #legacyBase: URL | undefined;
   readonly #bearer: string;
   readonly #basic: string | undefined;
   readonly #executor: Executor;
+  readonly #generations: GenerationRouter;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   #closed = false;
@@ -102,6 +117,11 @@ export class WebDataClient {
     const maxRps = options.maxRps ?? DEFAULT_MAX_RPS;
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? createDispatcher({ ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.#generations = new GenerationRouter(
+      options.generation ?? "auto",
+      this.#base.href,
+      options.log ?? ((message) => process.stderr.write(`${message}\n`)),
+    );
     this.#executor = new Executor({
       dispatcher: this.#dispatcher,
       limiter: sharedLimiter(options.apiKey, this.#base.origin, maxRps),
@@ -126,106 +146,130 @@ export class WebDataClient {
     return url;
   }
 
-  #get<T>(path: string, schema: z.ZodType<T>, opts?: CallOptions, query?: Query): Promise<T> {
-    return this.#call({ method: "GET", path, schema, kind: "read", ...opts, query });
-  }
-
-  #post<T>(
-    path: string,
-    body: unknown,
-    kind: RequestKind,
+  /**
+   * One call through the route table (routes.ts): the generations to try come from the router
+   * (generations.ts); a 404/405 on the first may fall back to the other once, in `auto`.
+   */
+  async #route<T>(
+    name: RouteName,
     schema: z.ZodType<T>,
+    input: RouteInput = {},
     opts?: CallOptions,
   ): Promise<T> {
-    return this.#call({ method: "POST", path, body, schema, kind, ...opts });
+    const route: Route = ROUTES[name];
+    const id = route.by === undefined ? undefined : input.params?.[route.by];
+    const order = this.#generations.order(name, route, id);
+    if (order.length === 0) throw new ApiError({ code: "invalid_argument", message: `no route for ${name}` });
+    let first: unknown;
+    for (const [index, generation] of order.entries()) {
+      const side = route[generation] as RouteSide;
+      try {
+        const answer = await this.#executor.call({
+          method: route.method,
+          url: this.#url(this.#base, fillPath(side.path, input.params), input.query),
+          authorization: this.#bearer,
+          kind: route.kind,
+          body: input.body === undefined ? undefined : side.body ? side.body(input.body) : input.body,
+          schema: side.read ? z.preprocess(side.read, schema) : schema,
+          ...opts,
+        });
+        this.#generations.answered(name, route, generation, id, index > 0);
+        if (route.mints) this.#generations.remember(route.mints(answer), generation);
+        return answer;
+      } catch (error) {
+        const status = error instanceof ApiError ? error.status : undefined;
+        if (!this.#generations.mayFallBack(status, index, order)) {
+          throw first !== undefined && (status === 404 || status === 405) ? first : error;
+        }
+        first = error;
+      }
+    }
+    throw first;
   }
 
-  #call<T>(req: Omit<CallSpec<T>, "url" | "authorization"> & { path: string; query?: Query }): Promise<T> {
-    return this.#executor.call({
-      ...req,
-      url: this.#url(this.#base, req.path, req.query),
-      authorization: this.#bearer,
-    });
+  /** The generation an id was made on, if this process remembers it (undefined: not known). */
+  generationOf(id: string): Generation | undefined {
+    return this.#generations.generationOf(id);
   }
 
   // ---------- search and extract ----------
 
   serp(body: S.SerpRequest, opts?: CallOptions): Promise<S.SerpResponse> {
-    return this.#post("v2/serp", body, "submission", S.SerpResponseSchema, opts);
+    return this.#route("serp", S.SerpResponseSchema, { body }, opts);
   }
 
   extract(body: S.ExtractRequest, opts?: CallOptions): Promise<S.TaskResult> {
-    return this.#post("v1/extract", body, "submission", S.TaskResultSchema, opts);
+    return this.#route("extract", S.TaskResultSchema, { body }, opts);
   }
 
   extractAsync(body: S.ExtractRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    return this.#post("v1/extract/async", body, "submission", S.TaskIdResponseSchema, opts);
+    return this.#route("extractAsync", S.TaskIdResponseSchema, { body }, opts);
   }
 
   extractBatch(body: S.ExtractBatchRequest, opts?: CallOptions): Promise<S.BatchSubmission> {
-    return this.#post("v1/extract/batch", body, "submission", S.BatchSubmissionSchema, opts);
+    return this.#route("extractBatch", S.BatchSubmissionSchema, { body }, opts);
   }
 
   // ---------- tasks and batches ----------
 
   async getTask(taskId: string, opts?: CallOptions): Promise<TaskStatusResponse> {
-    return this.#get(`v1/tasks/${seg(taskId)}`, S.TaskStatusResponseSchema, opts);
+    return this.#route("getTask", S.TaskStatusResponseSchema, { params: { id: taskId } }, opts);
   }
 
   async getTaskResults(taskId: string, opts?: CallOptions): Promise<S.TaskResult> {
-    return this.#get(`v1/tasks/${seg(taskId)}/results`, S.TaskResultSchema, opts);
+    return this.#route("getTaskResults", S.TaskResultSchema, { params: { id: taskId } }, opts);
   }
 
   listTasks(query: { cursor?: string; limit?: number } = {}, opts?: CallOptions): Promise<TaskListResponse> {
-    return this.#get("v1/tasks", S.TaskListResponseSchema, opts, query);
+    return this.#route("listTasks", S.TaskListResponseSchema, { query }, opts);
   }
 
   listBatches(opts?: CallOptions): Promise<BatchListResponse> {
-    return this.#get("v1/batches", S.BatchListResponseSchema, opts);
+    return this.#route("listBatches", S.BatchListResponseSchema, {}, opts);
   }
 
   async getBatch(batchId: string, opts?: CallOptions): Promise<BatchDetail> {
-    return this.#get(`v1/batches/${seg(batchId)}`, S.BatchDetailSchema, opts);
+    return this.#route("getBatch", S.BatchDetailSchema, { params: { id: batchId } }, opts);
   }
 
   async getBatchProgress(batchId: string, opts?: CallOptions): Promise<S.BatchProgress> {
-    return this.#get(`v1/batches/${seg(batchId)}/progress`, S.BatchProgressSchema, opts);
+    return this.#route("getBatchProgress", S.BatchProgressSchema, { params: { id: batchId } }, opts);
   }
 
   // ---------- agents and templates ----------
 
   listAgents(query: AgentListQuery = {}, opts?: CallOptions): Promise<S.AgentRecord[]> {
-    return this.#get("v1/agents", AgentListSchema, opts, { ...query });
+    return this.#route("listAgents", AgentListSchema, { query: { ...query } }, opts);
   }
 
   async getAgent(name: string, opts?: CallOptions): Promise<S.AgentDetail> {
-    return this.#get(`v1/agents/${seg(name)}`, S.AgentDetailSchema, opts);
+    return this.#route("getAgent", S.AgentDetailSchema, { params: { name } }, opts);
   }
 
   runAgent(body: S.AgentRunRequest, opts?: CallOptions): Promise<S.TaskResult> {
-    return this.#post("v1/agents/run", body, "submission", S.TaskResultSchema, opts);
+    return this.#route("runAgent", S.TaskResultSchema, { body }, opts);
   }
 
   /** POST /v1/agent/async (singular "agent"). */
   runAgentAsync(body: S.AgentRunRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    return this.#post("v1/agent/async", body, "submission", S.TaskIdResponseSchema, opts);
+    return this.#route("runAgentAsync", S.TaskIdResponseSchema, { body }, opts);
   }
 
   /** POST /v1/agents/async (plural "agents"). */
   agentsAsync(body: S.AgentRunRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    return this.#post("v1/agents/async", body, "submission", S.TaskIdResponseSchema, opts);
+    return this.#route("agentsAsync", S.TaskIdResponseSchema, { body }, opts);
   }
 
   agentsBatch(body: AgentBatchRequest, opts?: CallOptions): Promise<S.BatchSubmission> {
-    return this.#post("v1/agents/batch", body, "submission", S.BatchSubmissionSchema, opts);
+    return this.#route("agentsBatch", S.BatchSubmissionSchema, { body }, opts);
   }
 
   runTemplate(body: S.TemplateRunRequest, opts?: CallOptions): Promise<S.TaskResult> {
-    return this.#post("v2/extract/templates/run", body, "submission", S.TaskResultSchema, opts);
+    return this.#route("runTemplate", S.TaskResultSchema, { body }, opts);
   }
 
   templatesBatch(body: TemplateBatchRequest, opts?: CallOptions): Promise<S.BatchSubmission> {
-    return this.#post("v2/extract/templates/batch", body, "submission", S.BatchSubmissionSchema, opts);
+    return this.#route("templatesBatch", S.BatchSubmissionSchema, { body }, opts);
   }
 
   async listTemplateVersions(
@@ -233,40 +277,39 @@ export class WebDataClient {
     page: PageQuery = {},
     opts?: CallOptions,
   ): Promise<TemplateVersionList> {
-    return this.#get(`v2/extract/templates/${seg(name)}/versions`, S.TemplateVersionListSchema, opts, {
-      ...page,
-    });
+    const input = { params: { name }, query: { ...page } };
+    return this.#route("listTemplateVersions", S.TemplateVersionListSchema, input, opts);
   }
 
   // ---------- crawl and map ----------
 
   crawl(body: S.CrawlRequest, opts?: CallOptions): Promise<CrawlIdResponse> {
-    return this.#post("v1/crawl", body, "submission", S.CrawlIdResponseSchema, opts);
+    return this.#route("crawl", S.CrawlIdResponseSchema, { body }, opts);
   }
 
   async getCrawl(crawlId: string, opts?: CallOptions): Promise<S.CrawlStatus> {
-    return this.#get(`v1/crawl/${seg(crawlId)}`, S.CrawlStatusSchema, opts);
+    return this.#route("getCrawl", S.CrawlStatusSchema, { params: { id: crawlId } }, opts);
   }
 
   mapAsync(body: S.MapRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    return this.#post("v1/map/async", body, "submission", S.TaskIdResponseSchema, opts);
+    return this.#route("mapAsync", S.TaskIdResponseSchema, { body }, opts);
   }
 
   // ---------- domain health and knowledge ----------
 
   /** POST /v1/domain-health/check — read-only, retried like a GET. */
   checkDomainHealth(body: { domains: string[] }, opts?: CallOptions): Promise<DomainHealthResponse> {
-    return this.#post("v1/domain-health/check", body, "read", S.DomainHealthResponseSchema, opts);
+    return this.#route("checkDomainHealth", S.DomainHealthResponseSchema, { body }, opts);
   }
 
   domainDriver(query: { url: string } | { agent: string }, opts?: CallOptions): Promise<DriverKnowledge> {
-    return this.#get("v1/domain-knowledge/driver", S.DriverKnowledgeSchema, opts, { ...query });
+    return this.#route("domainDriver", S.DriverKnowledgeSchema, { query: { ...query } }, opts);
   }
 
   // ---------- jobs ----------
 
   async jobRuns(jobId: string, page: PageQuery = {}, opts?: CallOptions): Promise<JobRunList> {
-    return this.#get(`v2/jobs/${seg(jobId)}/runs`, S.JobRunListSchema, opts, { ...page });
+    return this.#route("jobRuns", S.JobRunListSchema, { params: { job: jobId }, query: { ...page } }, opts);
   }
 
   async artifactDownloadUrl(
@@ -274,8 +317,8 @@ export class WebDataClient {
     artifactId: string,
     opts?: CallOptions,
   ): Promise<ArtifactDownload> {
-    const path = `v2/jobs/runs/${seg(runId)}/artifacts/${seg(artifactId)}/download-url`;
-    return this.#get(path, S.ArtifactDownloadSchema, opts);
+    const params = { run: runId, artifact: artifactId };
+    return this.#route("artifactDownloadUrl", S.ArtifactDownloadSchema, { params }, opts);
   }
 
   // ---------- legacy realtime ----------

@@ -20,7 +20,7 @@ import type { Redactor } from "./redact.js";
 import { type Decision, decide, type Failure, type RequestKind, type RetryOptions } from "./retry.js";
 
 export interface CallSpec<T> {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE" | "PATCH";
   url: URL;
   /** The authorization header value. */
   authorization: string;

@@ -40,7 +40,7 @@ export function createDispatcher(timeouts: Timeouts, env: NodeJS.ProcessEnv = pr
 
 export interface HttpRequest {
   url: URL;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE" | "PATCH";
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;

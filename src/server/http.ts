@@ -160,6 +160,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       legacyAuth: config.legacyAuth,
       maxRps: config.maxRps,
       observer: options.telemetry?.apiObserver,
+      generation: config.apiGeneration,
     };
     return new CallbackClient(clientOptions, callbacks);
   };

@@ -54,6 +54,8 @@ export function startRuntime(input: RuntimeInput): Runtime {
       legacyAuth: config.legacyAuth,
       maxRps: config.maxRps,
       observer: input.observer,
+      generation: config.apiGeneration,
+      log: (message) => logger.warning(message),
     });
   const deps = {
     config,

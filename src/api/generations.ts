@@ -1,0 +1,135 @@
+/**
+ * Which generation of the API (`/v1` or `/v2`) a call goes to. Every capability has a route per
+ * generation in `routes.ts`; this decides the order in which they are tried.
+ *
+ * - `1` or `2` (WEBDATA_API_GENERATION): that generation only, where the capability has a route
+ *   in it; a capability with a route in the other generation only uses that one.
+ * - `auto`: generation 2 first. A generation-2 route answering 404 or 405 is tried once on its
+ *   generation-1 route; when that one answers, the route is marked as missing for the rest of
+ *   the process (one log line) and later calls go straight to generation 1.
+ * - Ids: every id an answer hands out (task, batch, crawl, run, generation) is remembered with
+ *   the generation that made it, so reads and resumes go to the same generation. The memory is
+ *   bounded; an id it does not hold (a handle from before a restart, or one evicted) is read on
+ *   the preferred generation first and on the other after a 404, and then remembered. Nothing
+ *   is encoded in the ids the user sees.
+ *
+ * The memory is shared by every client of the same base URL in the process (HTTP mode has one
+ * client per key), like the rate limiter.
+ */
+
+import type { ApiGeneration, GenerationSetting } from "../config.js";
+
+export type Generation = ApiGeneration;
+export type { GenerationSetting };
+
+/** Ids remembered per base URL; the oldest are forgotten first. */
+export const MAX_REMEMBERED_IDS = 20_000;
+const MAX_MEMORIES = 64;
+
+export type GenerationLog = (message: string) => void;
+
+class Memory {
+  readonly ids = new Map<string, Generation>();
+  /** Routes whose generation-2 side answered 404/405 while generation 1 answered. */
+  readonly missing = new Set<string>();
+  /** Id reads where an unknown id was found on generation 1 after a 404 on generation 2. */
+  readonly preferOne = new Set<string>();
+
+  remember(id: string, generation: Generation): void {
+    this.ids.delete(id);
+    this.ids.set(id, generation);
+    if (this.ids.size > MAX_REMEMBERED_IDS) {
+      const oldest = this.ids.keys().next().value;
+      if (oldest !== undefined) this.ids.delete(oldest);
+    }
+  }
+}
+
+const memories = new Map<string, Memory>();
+
+function memoryFor(base: string): Memory {
+  let memory = memories.get(base);
+  if (!memory) {
+    memory = new Memory();
+    if (memories.size >= MAX_MEMORIES) {
+      const oldest = memories.keys().next().value;
+      if (oldest !== undefined) memories.delete(oldest);
+    }
+    memories.set(base, memory);
+  }
+  return memory;
+}
+
+/** What the router needs to know of a route-table entry. */
+export interface RouteSides {
+  1?: unknown;
+  2?: unknown;
+  /** The path parameter holding the id that decides the generation (reads of one resource). */
+  by?: string;
+}
+
+export const otherGeneration = (g: Generation): Generation => (g === 2 ? 1 : 2);
+
+export class GenerationRouter {
+  readonly setting: GenerationSetting;
+  readonly #memory: Memory;
+  readonly #log: GenerationLog;
+
+  constructor(setting: GenerationSetting, base: string, log: GenerationLog) {
+    this.setting = setting;
+    this.#memory = memoryFor(base);
+    this.#log = log;
+  }
+
+  /** The generations to try for one call, in order (the second only after a 404/405 on the first). */
+  order(name: string, entry: RouteSides, id?: string): Generation[] {
+    const has = (g: Generation) => entry[g] !== undefined;
+    const available = ([2, 1] as const).filter(has);
+    if (available.length < 2) return [...available];
+    if (this.setting !== "auto") return [this.setting];
+    if (id !== undefined) {
+      const known = this.#memory.ids.get(id);
+      if (known !== undefined) return [known];
+      return this.#memory.preferOne.has(name) ? [1, 2] : [2, 1];
+    }
+    return this.#memory.missing.has(name) ? [1] : [2, 1];
+  }
+
+  /** Whether a failure of `tried` may be followed by the next generation in `order`. */
+  mayFallBack(status: number | undefined, index: number, order: Generation[]): boolean {
+    return this.setting === "auto" && index + 1 < order.length && (status === 404 || status === 405);
+  }
+
+  /** A call answered on `generation`, after `failedFirst` (a 404/405 on the other) when it fell back. */
+  answered(
+    name: string,
+    entry: RouteSides,
+    generation: Generation,
+    id: string | undefined,
+    fellBack: boolean,
+  ) {
+    if (id !== undefined) this.#memory.remember(id, generation);
+    if (!fellBack) return;
+    if (entry.by !== undefined) {
+      if (generation === 1) this.#memory.preferOne.add(name);
+      else this.#memory.preferOne.delete(name);
+      return;
+    }
+    if (generation === 1 && !this.#memory.missing.has(name)) {
+      this.#memory.missing.add(name);
+      this.#log(
+        `web-data-mcp: the service has no generation-2 route for ${name} (404/405); using its generation-1 route from now on`,
+      );
+    }
+  }
+
+  /** Remembers ids an answer handed out, with the generation that made them. */
+  remember(ids: Iterable<unknown>, generation: Generation): void {
+    for (const id of ids) if (typeof id === "string" && id !== "") this.#memory.remember(id, generation);
+  }
+
+  /** The generation an id was made on, if this process remembers it. */
+  generationOf(id: string): Generation | undefined {
+    return this.#memory.ids.get(id);
+  }
+}
