@@ -11,6 +11,8 @@
 import { ErrorCode, type McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiError } from "../../src/api/errors.js";
+import { errorResult } from "../../src/tools/errors.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
 import type { ToolCall } from "../helpers/mcp.js";
 import { invalidInput, type JsonSchema, validInput } from "./arbitraries.js";
@@ -25,6 +27,13 @@ const WAIT_MS = 1500;
 
 /** Every registry tool (the server runs with all toolsets on): a new tool is fuzzed with no edit here. */
 const TOOLS = ALL_TOOLS.map((t) => t.name);
+
+/**
+ * What a generated valid input must never produce: our own argument refusal, the SDK's input or
+ * output validation errors, or a bug of ours (`errorResult` of a plain Error: `Error [internal_error]`).
+ */
+const NOT_A_CLEAN_ANSWER =
+  /Invalid arguments for \w+; fix them|Input validation error|Output validation error|Error \[internal_error\]/;
 
 const CODES = new Set([
   "invalid_argument",
@@ -102,6 +111,12 @@ async function callCounted(name: string, args: unknown): Promise<ToolCall> {
 }
 
 describe("fuzzing every tool's arguments", () => {
+  it("the guard on valid inputs matches a bug's error text and passes an upstream error's", () => {
+    expect(textOf(errorResult(new Error("boom")))).toMatch(NOT_A_CLEAN_ANSWER);
+    const upstream = new ApiError({ code: "upstream_error", status: 502, message: "bad gateway" });
+    expect(textOf(errorResult(upstream))).not.toMatch(NOT_A_CLEAN_ANSWER);
+  });
+
   it("covers every tool the server lists", () => {
     expect([...schemas.keys()].sort()).toEqual([...TOOLS].sort());
   });
@@ -173,9 +188,7 @@ describe("fuzzing every tool's arguments", () => {
               const why = `${show(batch[i])} → ${show(r)}`;
               const text = textOf(r);
               expect(text.length, why).toBeGreaterThan(0);
-              expect(text, why).not.toMatch(
-                /Invalid arguments for \w+; fix them|Input validation error|Output validation error|Error \[internal\]/,
-              );
+              expect(text, why).not.toMatch(NOT_A_CLEAN_ANSWER);
               if (r.isError) expect(CODES.has(errorCodeOf(r) ?? ""), why).toBe(true);
               else expect(typeof r.structuredContent, why).toBe("object");
             });
