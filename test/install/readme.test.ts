@@ -1,19 +1,27 @@
 /**
- * The README cannot drift from the code: its tools table is the registry's, every environment
- * variable the code reads is documented, the set-up commands and npm scripts it names exist, and
- * every JSON config it shows parses.
+ * The README and docs/ cannot drift from the code: the README's tools table is the registry's,
+ * every environment variable the code reads is documented (docs/configuration.md), the set-up
+ * commands and npm scripts they name exist, every JSON config the README shows parses, every
+ * relative link resolves inside the repository, and no install command is promised that the npm
+ * registry cannot serve yet.
  */
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tableIn, toolsTable } from "../../scripts/registry-docs.mjs";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
 import { TOOLSETS } from "../../src/toolsets.js";
 import { at, readJson } from "./helpers.js";
 
+/** The README, AGENTS.md, deploy/README.md and every page under docs/, by repository path. */
+const docs = new Map<string, string>();
 let readme: string;
 beforeAll(async () => {
-  readme = await readFile(at("README.md"), "utf8");
+  const pages = (await readdir(at("docs"))).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`);
+  for (const path of ["README.md", "AGENTS.md", "deploy/README.md", ...pages])
+    docs.set(path, await readFile(at(path), "utf8"));
+  readme = docs.get("README.md") ?? "";
 });
 
 /** Every `WEBDATA_*` name the sources read: quoted string names and `env.NAME` accesses (not comments). */
@@ -34,7 +42,11 @@ describe("README.md", () => {
     const test = readme.indexOf("npm ci && npm test");
     expect(demo).toBeGreaterThan(-1);
     expect(test).toBeGreaterThan(-1);
-    expect(Math.max(demo, test)).toBeLessThan(readme.indexOf("## Use it from your client"));
+    expect(Math.max(demo, test)).toBeLessThan(readme.indexOf("## Contents"));
+  });
+
+  it("stays short enough to read top to bottom (reference text goes to docs/)", () => {
+    expect(readme.split("\n").length).toBeLessThanOrEqual(330);
   });
 
   it("has the registry's tools table (npm run docs regenerates it)", () => {
@@ -46,30 +58,60 @@ describe("README.md", () => {
     const names = await variablesInCode();
     expect(names).toContain("WEBDATA_API_KEY");
     expect(names.size).toBeGreaterThanOrEqual(9);
-    const section = readme.slice(
-      readme.indexOf("## Environment variables"),
-      readme.indexOf("## The sandbox"),
+    const configuration = docs.get("docs/configuration.md") ?? "";
+    const section = configuration.slice(
+      configuration.indexOf("## Environment variables"),
+      configuration.indexOf("## The sandbox"),
     );
     for (const name of names) expect(section, name).toContain(`\`${name}\``);
   });
 
-  it("names only npm scripts that exist", async () => {
+  it("names only npm scripts that exist (README, AGENTS.md, docs/)", async () => {
     const { scripts } = await readJson(at("package.json"));
-    const named = new Set([...readme.matchAll(/npm run ([a-z][\w:-]*)/g)].map((m) => m[1]));
-    expect(named.size).toBeGreaterThanOrEqual(5);
-    for (const name of named) expect(Object.keys(scripts), `npm run ${name}`).toContain(name);
+    for (const [path, text] of docs) {
+      const named = new Set([...text.matchAll(/npm run ([a-z][\w:-]*)/g)].map((m) => m[1]));
+      for (const name of named) expect(Object.keys(scripts), `${path}: npm run ${name}`).toContain(name);
+    }
+    const inReadme = new Set([...readme.matchAll(/npm run ([a-z][\w:-]*)/g)].map((m) => m[1]));
+    expect(inReadme.size).toBeGreaterThanOrEqual(5);
+  });
+
+  it("links only to files that exist inside the repository", () => {
+    let checked = 0;
+    for (const [path, text] of docs) {
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1].split("#")[0];
+        if (/^[a-z]+:/i.test(target) || target === "") continue;
+        const resolved = join(dirname(at(path)), target);
+        expect(relative(at(), resolved).startsWith(".."), `${path} links outside: ${m[1]}`).toBe(false);
+        expect(existsSync(resolved), `${path} links to a missing ${m[1]}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(10);
+    // At the repository root, a path up (`../shared/…`, even unlinked) names what a clone lacks.
+    for (const path of ["README.md", "AGENTS.md"]) expect(docs.get(path), path).not.toContain("../");
+  });
+
+  it("promises npx -y web-data-mcp only as what will work once the package is published", () => {
+    for (const [path, text] of docs) {
+      for (const m of text.matchAll(/npx -y web-data-mcp/g)) {
+        const around = text.slice(Math.max(0, m.index - 300), m.index + 300);
+        expect(around, `${path}: npx -y web-data-mcp`).toMatch(/published/);
+      }
+    }
   });
 
   it("shows the client configurations as valid JSON with the server's command", () => {
     const blocks = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
-    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
     for (const block of blocks) {
       const config = JSON.parse(block);
       const servers = config.mcpServers ?? config.servers;
-      expect(servers["web-data"]).toMatchObject({ command: "npx", args: ["-y", "web-data-mcp"] });
+      expect(servers["web-data"]).toMatchObject({ command: "web-data-mcp", args: [] });
     }
     expect(readme).toContain(
-      "claude mcp add web-data -e WEBDATA_API_KEY=your-api-key -e WEBDATA_BASE_URL=https://api.example.com -- npx -y web-data-mcp",
+      "claude mcp add web-data -e WEBDATA_API_KEY=your-api-key -e WEBDATA_BASE_URL=https://api.example.com -- web-data-mcp",
     );
   });
 
