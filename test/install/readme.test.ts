@@ -49,7 +49,7 @@ describe("README.md", () => {
     expect(readme.split("\n").length).toBeLessThanOrEqual(330);
   });
 
-  it("has the registry's tools table (npm run docs regenerates it)", () => {
+  it("has the registry's tools table (npm run build regenerates it)", () => {
     expect(tableIn(readme)).toBe(toolsTable(ALL_TOOLS));
     for (const tool of ALL_TOOLS) expect(TOOLSETS).toContain(tool.toolset);
   });
