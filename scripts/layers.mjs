@@ -14,6 +14,7 @@ export const LEVELS = {
   toolsets: 0,
   logger: 0,
   "delegating-transport": 0,
+  principal: 0,
   config: 0.5,
   api: 1,
   async: 2,

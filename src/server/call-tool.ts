@@ -10,6 +10,7 @@
  */
 import type { CallToolRequest, CallToolResult, CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { principalIn } from "../principal.js";
 import { argumentProblems, errorResult, invalidArguments } from "../tools/errors.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
@@ -46,8 +47,10 @@ export async function callTool(
     return errorResult(problem, deps.redact);
   }
   const progressToken = extra._meta?.progressToken;
+  const principal = principalIn(extra.authInfo);
   if (!task || !extra.taskStore) {
     return runTool(tool, checked.data, deps, {
+      principal,
       signal: extra.signal,
       deadline: Date.now() + deps.config.waitMs,
       progressToken,
@@ -58,6 +61,7 @@ export async function callTool(
   const created = await store.createTask({ ttl: taskTtl(task.ttl), pollInterval: TASK_POLL_MS });
   const { signal, done } = deps.work.start(created.taskId, extra.sessionId);
   void runTool(tool, checked.data, deps, {
+    principal,
     signal,
     deadline: Date.now() + Math.max(deps.config.waitMs, TASK_WAIT_MS),
     progressToken,

@@ -31,6 +31,7 @@ import type { ServerExtension, ToolDefinition, ToolServices } from "../tools/too
 import { exposesToolset, isToolset } from "../toolsets.js";
 import { CallRequestSchema } from "./call-request.js";
 import { createLogger, type ServerLogger } from "./logging.js";
+import type { OwnershipStore } from "./ownership.js";
 import type { Runtime } from "./runtime.js";
 import { TaskWork } from "./tasks.js";
 import { SERVER_NAME, VERSION } from "./version.js";
@@ -58,6 +59,8 @@ export interface CreateServerOptions {
    * (`taskStore` is then ignored).
    */
   taskWork?: TaskWork;
+  /** Over HTTP: who started which upstream work (calls under the shared key see only their own). */
+  ownership?: OwnershipStore;
   /** Queue of task-related messages; default: in memory. */
   taskMessageQueue?: TaskMessageQueue;
   /**
@@ -167,6 +170,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
           logger,
           redact,
           work,
+          ownership: options.ownership,
           toolMap: tools,
           changed,
           beforeList: (promise) => void gates.push(promise),

@@ -7,6 +7,7 @@
  * `shutdown()` drains in-flight calls and answers those still running with a JSON-RPC error.
  * The CLI entry (flags, signals) is `./http/main.ts`.
  */
+import { randomBytes } from "node:crypto";
 import {
   createServer as createNodeServer,
   type IncomingMessage,
@@ -22,7 +23,12 @@ import type { Config } from "../config.js";
 import type { Telemetry } from "../telemetry/index.js";
 import { type CreateServerOptions, createServer, type WebDataServer } from "./create-server.js";
 import { buildApp, type HttpApp, MCP_PATH } from "./http/app.js";
-import { type Authenticator, oauthAuthenticate, staticTokenAuthenticator } from "./http/auth.js";
+import {
+  type Authenticator,
+  credentialHasher,
+  oauthAuthenticate,
+  staticTokenAuthenticator,
+} from "./http/auth.js";
 import { CallbackClient } from "./http/callback-client.js";
 import { CallbackRegistry } from "./http/callbacks.js";
 import { ClientPool, ServerPool } from "./http/clients.js";
@@ -34,6 +40,7 @@ import type { OAuthSettings } from "./http/oauth/settings.js";
 import type { VerifierOptions } from "./http/oauth/verifier.js";
 import { json, rpcError } from "./http/respond.js";
 import { DEFAULT_SESSION_LIMITS, MemorySessions, type SessionStore } from "./http/sessions.js";
+import { MemoryOwnership, type OwnershipStore } from "./ownership.js";
 import { ANNOUNCED_WATCH_MS, TaskWork } from "./tasks.js";
 
 export { MCP_PATH } from "./http/app.js";
@@ -64,8 +71,8 @@ export interface HttpServerOptions {
   idleTimeoutMs?: number;
   /** Sessions of every credential together; default 10,000. */
   maxSessions?: number;
-  /** Sessions of one credential; default 100. */
-  maxSessionsPerCredential?: number;
+  /** Sessions of one principal (its least recently used is evicted past it); default 100. */
+  maxSessionsPerPrincipal?: number;
   /** Clients kept for callers' own API keys (least recently used out first); default 1,000. */
   maxClients?: number;
   /** How long `shutdown()` lets in-flight calls run; default 10 s. */
@@ -135,13 +142,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const limits = {
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_SESSION_LIMITS.idleTimeoutMs,
     maxSessions: options.maxSessions ?? DEFAULT_SESSION_LIMITS.maxSessions,
-    maxPerCredential: options.maxSessionsPerCredential ?? DEFAULT_SESSION_LIMITS.maxPerCredential,
+    maxPerPrincipal: options.maxSessionsPerPrincipal ?? DEFAULT_SESSION_LIMITS.maxPerPrincipal,
   };
   // Loaded only with a Redis URL (it brings ioredis).
   const fleet = options.redisUrl
     ? await (await import("./http/fleet.js")).joinFleet(options.redisUrl, limits, log, options.now)
     : undefined;
   const memoryTasks = fleet ? undefined : new InMemoryTaskStore();
+  const ownership: OwnershipStore = fleet?.ownership ?? new MemoryOwnership();
   // A cancel through any replica stops the work on the one running it at once; the record's
   // watch is then only the fallback.
   const taskWork = fleet
@@ -170,6 +178,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       client,
       services: services(ownKey),
       taskWork,
+      ownership,
     });
   const clients = new ClientPool({
     makeClient,
@@ -196,6 +205,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const mcp = new McpEndpoint({
     sessions,
     events,
+    // Shared by the fleet (principals must be the same on every replica), else this process's own.
+    hash: credentialHasher(fleet?.salt ?? randomBytes(32)),
     serverFor(apiKey) {
       if (apiKey) {
         const held = clients.acquire(apiKey);

@@ -18,9 +18,11 @@ import { ProgressTracker } from "../async/progress.js";
 import { type WaitOutcome, waitFor } from "../async/wait.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import type { Principal } from "../principal.js";
 import { errorResult, isExpected } from "../tools/errors.js";
 import { pendingResult } from "../tools/result.js";
 import type { ProgressUpdate, ToolContext, ToolDefinition, ToolResult, ToolServices } from "../tools/tool.js";
+import { type OwnershipStore, ownedClient } from "./ownership.js";
 import { outputSchema } from "./tool-schemas.js";
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -31,9 +33,13 @@ export interface ToolDeps {
   services: ToolServices;
   log: Logger;
   redact: (text: string) => string;
+  /** Over HTTP: which principal started which upstream work (reads under the shared key are scoped by it). */
+  ownership?: OwnershipStore;
 }
 
 export interface CallOptions {
+  /** Who the call is for (HTTP); with `ToolDeps.ownership` it scopes the client. */
+  principal?: Principal;
   signal: AbortSignal;
   deadline: number;
   progressToken?: ProgressToken;
@@ -92,8 +98,14 @@ export function makeContext(
   waits: WaitRecord = {},
 ): ToolContext {
   const progress = makeProgress(opts);
+  const { principal } = opts;
+  const client =
+    principal?.sharedKey && deps.ownership
+      ? ownedClient(deps.client, principal, deps.ownership)
+      : deps.client;
   return {
-    client: deps.client,
+    client,
+    principal,
     config: deps.config,
     signal,
     progress,
@@ -103,7 +115,7 @@ export function makeContext(
     wait(target, options = {}) {
       const remaining = Math.max(0, opts.deadline - Date.now());
       let polls = 0;
-      const outcome = waitFor(deps.client, target, {
+      const outcome = waitFor(client, target, {
         deadlineMs: Math.min(remaining, options.deadlineMs ?? remaining),
         signal: opts.signal,
         // The HTTP transport puts its webhook registry in services.taskCompletion (src/server/http.ts).

@@ -13,6 +13,7 @@ import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "
 import { callTool } from "./call-tool.js";
 import { listTools } from "./list-tools.js";
 import type { ServerLogger } from "./logging.js";
+import type { OwnershipStore } from "./ownership.js";
 import type { Extra } from "./run-tool.js";
 import type { TaskWork } from "./tasks.js";
 
@@ -26,6 +27,7 @@ export interface RuntimeInput {
   logger: ServerLogger;
   redact: (text: string) => string;
   work: TaskWork;
+  ownership?: OwnershipStore;
   /** Filled with the current tools by name. */
   toolMap: Map<string, ToolDefinition>;
   /** Called after the tool set changed (the server decides whether to notify the client). */
@@ -64,6 +66,7 @@ export function startRuntime(input: RuntimeInput): Runtime {
     log: logger,
     redact: input.redact,
     work: input.work,
+    ownership: input.ownership,
   };
   const staticTools = input.tools ?? selectTools(config);
   const groups = new Map<string, readonly ToolDefinition[]>();

@@ -175,7 +175,7 @@ export const getTask = defineTool({
   name: "get_task",
   title: "Get task, batch or crawl",
   description:
-    "State and results of a task, batch or crawl (at most one id). Resumes long tools' handles; offset reads on where a result was cut. With no id, lists recent tasks (cursor, limit).",
+    "State and results of a task, batch or crawl (at most one id). Resumes long tools' handles; offset reads on where a result was cut. No id: lists recent tasks (cursor, limit). Over HTTP with the server's key, only work you started through it (the list is filtered to its ids).",
   toolset: "tasks",
   examples: [{ task_id: "00000000-0000-4000-a000-000000000001" }, { limit: 10 }],
   input: {

@@ -10,6 +10,7 @@ import type { WebDataClient } from "../api/client.js";
 import type { WaitOutcome, WaitTarget } from "../async/wait.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import type { Principal } from "../principal.js";
 import type { Toolset } from "../toolsets.js";
 
 export type { Toolset } from "../toolsets.js";
@@ -67,6 +68,12 @@ export interface ToolContext {
   /** ms epoch at which a long call stops waiting and returns a resumable handle. */
   deadline: number;
   services: ToolServices;
+  /**
+   * Who the call is for over HTTP (undefined on stdio). Under the server's shared key `client`
+   * already sees only this principal's work; anything else a tool or resource keeps or reads
+   * per caller must be scoped by `principal.id`.
+   */
+  principal?: Principal;
 }
 
 export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {

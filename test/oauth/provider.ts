@@ -69,6 +69,10 @@ export async function startProvider(options: { scopes?: string[] } = {}): Promis
     pkce: { required: () => true },
     ttl: { ClientCredentials: 600, AccessToken: 600 },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    // A client-credentials token names its client as the subject (the server refuses tokens
+    // without `sub`); JWTs carry it already, introspection answers show it through this claim.
+    extraTokenClaims: async (_ctx: unknown, token: { kind: string; clientId?: string }) =>
+      token.kind === "ClientCredentials" ? { sub: token.clientId } : undefined,
     findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     // The test's own pages are the user agent; allow every origin.
     clientBasedCORS: () => true,

@@ -3,10 +3,11 @@
  * request and either refuses it or yields the SDK's `AuthInfo` (handed to tools as
  * `extra.authInfo`). The default checks the static access token (`WEBDATA_HTTP_TOKEN`); an OAuth
  * resource server plugs in as another `Authenticator` (`HttpServerOptions.authenticate`).
- * Sessions are bound to `credentialId(auth, apiKey)`: the token subject plus the API key.
+ * `principalOf` turns the outcome into the request's `Principal` (src/principal.ts).
  */
-import { createHash } from "node:crypto";
+import { createHmac } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { type CredentialHash, Principal } from "../../principal.js";
 import { checkBearer } from "./guard.js";
 import type { ResourceServer } from "./oauth/resource-server.js";
 
@@ -50,17 +51,57 @@ export async function oauthAuthenticate(oauth: ResourceServer, request: Request)
   return { ok: false, status, message: body.error_description, headers, body };
 }
 
-/** The subject of an `AuthInfo`: `extra.sub` (after `extra.iss`) when the verifier set one, else the client id. */
-export function subjectOf(auth: AuthInfo | undefined): string {
-  const sub = auth?.extra?.sub;
-  const iss = auth?.extra?.iss;
-  const who = typeof sub === "string" && sub ? sub : (auth?.clientId ?? "");
-  return typeof iss === "string" ? `${iss} ${who}` : who;
+/** A refusal of a request whose credential names no one (e.g. a token without `sub`). */
+export interface PrincipalRefusal {
+  status: 401;
+  message: string;
+  headers: Record<string, string>;
 }
 
-/** A hash naming the credential (subject + API key); never the secrets themselves. */
-export function credentialId(auth: AuthInfo | undefined, apiKey: string | undefined): string {
-  return createHash("sha256")
-    .update(`${subjectOf(auth)}\n${apiKey ?? ""}`, "utf8")
-    .digest("base64url");
+const NO_SUBJECT =
+  "Unauthorized: the access token names no subject (sub claim): ask the authorization server for a token issued to a user or client";
+
+/** HMAC-SHA256 of a credential with `salt`, shortened: what principals and key ids are made of. */
+export function credentialHasher(salt: string | Buffer): CredentialHash {
+  return (credential) =>
+    createHmac("sha256", salt).update(credential, "utf8").digest("base64url").slice(0, 27);
+}
+
+/**
+ * The one place a request becomes a principal. OAuth (an `AuthInfo` with `extra.iss`): issuer plus
+ * subject, and a token without `sub` is refused; the static token: a hash of the token; no
+ * authentication: a hash of the caller's own API key when it sent one, else the one anonymous
+ * principal. A caller's own key never changes who it is when a token identified it: caps count
+ * per principal, so a header cannot open new buckets.
+ */
+export function principalOf(
+  auth: AuthInfo | undefined,
+  apiKey: string | undefined,
+  hash: CredentialHash,
+): Principal | PrincipalRefusal {
+  const keyId = apiKey === undefined ? undefined : hash(`key\n${apiKey}`);
+  if (!auth) {
+    return keyId === undefined
+      ? new Principal(hash("anonymous"), "anonymous")
+      : new Principal(keyId, "key", keyId);
+  }
+  if (auth.clientId === STATIC_TOKEN_SUBJECT && auth.extra?.sub === STATIC_TOKEN_SUBJECT) {
+    return new Principal(hash(`token\n${auth.token}`), "token", keyId);
+  }
+  const sub = auth.extra?.sub;
+  if (typeof sub !== "string" || sub === "") {
+    return {
+      status: 401,
+      message: NO_SUBJECT,
+      headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+    };
+  }
+  const iss = typeof auth.extra?.iss === "string" ? auth.extra.iss : "";
+  return new Principal(hash(`oauth\n${iss}\n${sub}`), "oauth", keyId);
+}
+
+/** `auth` with the principal on it: how the principal reaches the SDK's handlers (`extra.authInfo`). */
+export function withPrincipal(auth: AuthInfo | undefined, principal: Principal): AuthInfo {
+  const base = auth ?? { token: "", clientId: principal.kind, scopes: [] };
+  return { ...base, extra: { ...base.extra, principal } };
 }

@@ -6,10 +6,12 @@
  * the `X-RateLimit-*` headers, and a 429's pause holds the key fleet-wide). Loaded only with a
  * Redis URL (see `./redis.ts`).
  */
+import { randomBytes } from "node:crypto";
 import { type SharedRateStore, useSharedRateStore } from "../../api/rate-limiter.js";
 import type { CallbackShare, SharedRegistration } from "./callbacks.js";
 import { connectShared, PREFIX, type Shared } from "./redis.js";
 import { RedisEvents } from "./redis-events.js";
+import { RedisOwnership } from "./redis-ownership.js";
 import { RedisSessions } from "./redis-sessions.js";
 import { RedisTaskStore } from "./redis-tasks.js";
 import type { SessionLimits } from "./sessions.js";
@@ -45,9 +47,12 @@ const callbackKey = (token: string) => `${PREFIX}cb:${token}`;
 
 export interface Fleet {
   shared: Shared;
+  /** The fleet's salt of credential hashes (principals are the same on every replica). */
+  salt: string;
   sessions: RedisSessions;
   events: RedisEvents;
   tasks: RedisTaskStore;
+  ownership: RedisOwnership;
   callbackShare: CallbackShare;
   /** Wakes this replica's waiters when another replica received a callback. */
   onCallback(handler: (taskId: string) => void): Promise<void>;
@@ -77,6 +82,7 @@ export async function joinFleet(
     },
   };
   useSharedRateStore(limiter);
+  const salt = await fleetSalt(shared);
   const callbackShare: CallbackShare = {
     save(token, registration, ttlMs) {
       redis.set(callbackKey(token), JSON.stringify(registration), "PX", ttlMs).catch(() => {});
@@ -91,9 +97,11 @@ export async function joinFleet(
   };
   return {
     shared,
+    salt,
     sessions: new RedisSessions(shared, limits, now),
     events: new RedisEvents(shared),
     tasks: new RedisTaskStore(shared),
+    ownership: new RedisOwnership(shared),
     callbackShare,
     onCallback: (handler) => shared.on(CALLBACKS, handler),
     async close() {
@@ -101,4 +109,20 @@ export async function joinFleet(
       await shared.close();
     },
   };
+}
+
+const SALT = `${PREFIX}salt`;
+/** How long the salt outlives the last replica's start-up or sweep. */
+export const SALT_TTL_MS = 30 * 24 * 3_600_000;
+
+/** The fleet's salt: made by the first replica (SET NX), read by the rest, its expiry renewed. */
+async function fleetSalt(shared: Shared): Promise<string> {
+  const fresh = randomBytes(32).toString("base64url");
+  const [, [, salt]] = (await shared.redis
+    .multi()
+    .set(SALT, fresh, "PX", SALT_TTL_MS, "NX")
+    .get(SALT)
+    .pexpire(SALT, SALT_TTL_MS)
+    .exec()) as [[null, unknown], [null, string]];
+  return salt;
 }

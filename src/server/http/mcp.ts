@@ -20,11 +20,12 @@ import {
   SetLevelRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
+import { type CredentialHash, Principal } from "../../principal.js";
 import { AnsweringTransport } from "../answering-transport.js";
 import type { WebDataServer } from "../create-server.js";
 import { DEFAULT_CLIENT_LEVEL } from "../logging.js";
 import { ProtocolGuard } from "../protocol-guard.js";
-import { credentialId } from "./auth.js";
+import { principalOf, withPrincipal } from "./auth.js";
 import { callContext } from "./callback-client.js";
 import type { StreamEvents } from "./events.js";
 import { RPC, rpcError } from "./respond.js";
@@ -38,6 +39,10 @@ export const RETRY_MS = 1_000;
 export interface McpDeps {
   sessions: SessionStore;
   events: StreamEvents;
+  /** The keyed hash principals are made with (`credentialHasher`). */
+  hash: CredentialHash;
+  /** Sessions evicted to make room for a principal's new one: their work and streams end. */
+  evicted?(sessionIds: readonly string[]): void;
   /** A server for one request (`undefined`: no key to call the API with); `release()` disconnects it and hands it back. */
   serverFor(apiKey: string | undefined): { server: WebDataServer; release(): Promise<void> } | undefined;
   draining(): boolean;
@@ -85,7 +90,11 @@ export class McpEndpoint {
     if (apiKey !== undefined && !API_KEY_RE.test(apiKey)) {
       return bad(`${API_KEY_HEADER} is not a valid API key`);
     }
-    const owner = credentialId(auth, apiKey);
+    const principal = principalOf(auth, apiKey, this.#deps.hash);
+    if (!(principal instanceof Principal)) {
+      return rpcError(principal.status, principal.message, { headers: principal.headers });
+    }
+    const who = withPrincipal(auth, principal);
     const sessionId = request.headers.get("mcp-session-id") ?? undefined;
     let body: unknown;
     if (method === "POST") {
@@ -98,7 +107,7 @@ export class McpEndpoint {
         return rpcError(400, "Parse error: the body is not valid JSON", { code: RPC.parseError });
       }
       if (!sessionId && isInitializeRequest(body))
-        return this.#initialize(request, body, auth, apiKey, owner);
+        return this.#initialize(request, body, who, apiKey, principal);
       if (sessionId && (Array.isArray(body) ? body : [body]).some(isInitializeRequest)) {
         return rpcError(
           400,
@@ -114,7 +123,7 @@ export class McpEndpoint {
       );
     }
     if (!sessionId) return bad("No valid session ID provided");
-    const session = await this.#deps.sessions.get(sessionId, owner);
+    const session = await this.#deps.sessions.get(sessionId, principal);
     if (!session) return notFound();
     if (method === "DELETE") {
       await this.#deps.sessions.delete(sessionId);
@@ -127,7 +136,7 @@ export class McpEndpoint {
     if (level) await this.#deps.sessions.setLogLevel(sessionId, level);
     try {
       const run = { sessionId, logLevel: session.logLevel };
-      return await this.#run(withProtocol(request, session.protocol), body, auth, apiKey, run);
+      return await this.#run(withProtocol(request, session.protocol), body, who, apiKey, run);
     } finally {
       void this.#deps.sessions.touch(sessionId);
     }
@@ -138,15 +147,20 @@ export class McpEndpoint {
     body: unknown,
     auth: AuthInfo | undefined,
     apiKey: string | undefined,
-    owner: string,
+    principal: Principal,
   ): Promise<Response> {
     const probe = this.#deps.serverFor(apiKey);
     if (!probe) return rpcError(401, `Unauthorized: send the Web Data API key in ${API_KEY_HEADER}`);
     await probe.release();
     const asked = (body as { params: { protocolVersion: string } }).params.protocolVersion;
     const protocol = SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
-    const opened = await this.#deps.sessions.open(owner, protocol);
-    if (!opened.ok) return rpcError(opened.status, opened.message, { headers: { "retry-after": "60" } });
+    const opened = await this.#deps.sessions.open(principal, protocol);
+    if (!opened.ok) {
+      return rpcError(opened.status, opened.message, {
+        headers: { "retry-after": String(opened.retryAfter) },
+      });
+    }
+    if (opened.evicted.length > 0) this.#deps.evicted?.(opened.evicted);
     const response = await this.#run(request, body, auth, apiKey, { sessionId: opened.session.id });
     if (response.status !== 200) await this.#deps.sessions.delete(opened.session.id);
     this.#deps.sessionsChanged?.();

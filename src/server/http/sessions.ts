@@ -1,17 +1,22 @@
 /**
  * MCP sessions of the Streamable HTTP endpoint. A session is a small record, not a live server:
  * every request runs on a fresh SDK transport and server (see `./mcp.ts`), so any replica can
- * serve any session once the record is shared (`./redis-state.ts`). A record is bound to the
- * credential that opened it (a hash of the token subject and the API key) and counts activity:
- * its last request start or end, never an open stream.
+ * serve any session once the record is shared (`./redis-sessions.ts`). A record belongs to the
+ * principal that opened it, is bound to its credential (the principal plus the API key it uses)
+ * and counts activity: its last request start or end, never an open stream. The cap is per
+ * principal: at it, the principal's least recently used session is evicted, so a client that
+ * never sends DELETE cannot lock its own principal out.
  */
 import { randomUUID } from "node:crypto";
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { Principal } from "../../principal.js";
 
 export interface SessionRecord {
   id: string;
-  /** Hash of the credential that opened the session (`credentialId`). */
+  /** The principal's id. */
   owner: string;
+  /** The principal plus its API key (`Principal.credential`): requests must match it. */
+  credential: string;
   /** Last request start or end (ms epoch). */
   lastActive: number;
   /** The protocol version negotiated at initialize. */
@@ -24,23 +29,32 @@ export interface SessionRecord {
 }
 
 export type OpenResult =
-  | { ok: true; session: SessionRecord }
-  | { ok: false; status: 429 | 503; message: string };
+  | {
+      ok: true;
+      session: SessionRecord /** Sessions of the principal evicted to make room. */;
+      evicted: string[];
+    }
+  | {
+      ok: false;
+      status: 503;
+      message: string /** Seconds until the oldest session expires. */;
+      retryAfter: number;
+    };
 
 export interface SessionLimits {
   /** Closed after this long without a request; default 30 minutes. */
   idleTimeoutMs: number;
-  /** Every credential together. */
+  /** Every principal together. */
   maxSessions: number;
-  /** One credential. */
-  maxPerCredential: number;
+  /** One principal (its least recently used session is evicted past it). */
+  maxPerPrincipal: number;
 }
 
 /** Where session records live: this process (`MemorySessions`) or Redis (`RedisSessions`). */
 export interface SessionStore {
-  open(owner: string, protocol?: string): Promise<OpenResult>;
-  /** The record when it exists, is not idle past the timeout and belongs to `owner`. */
-  get(id: string, owner: string): Promise<SessionRecord | undefined>;
+  open(principal: Principal, protocol?: string): Promise<OpenResult>;
+  /** The record when it exists, is not idle past the timeout and is bound to `principal`'s credential. */
+  get(id: string, principal: Principal): Promise<SessionRecord | undefined>;
   /** Marks activity now. */
   touch(id: string): Promise<void>;
   /** Keeps the level the client set with `logging/setLevel`. */
@@ -49,28 +63,31 @@ export interface SessionStore {
   /** Drops records idle past the timeout; returns how many. */
   sweep(): Promise<number>;
   count(): Promise<number>;
+  /** Open sessions of one principal. */
+  countOf(principal: Principal): Promise<number>;
   close(): Promise<void>;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   idleTimeoutMs: 30 * 60_000,
   maxSessions: 10_000,
-  maxPerCredential: 100,
+  maxPerPrincipal: 100,
 };
 
-export const refusals = {
-  full: { ok: false, status: 503, message: "Service Unavailable: too many sessions; retry later" },
-  ownerFull: {
-    ok: false,
-    status: 429,
-    message:
-      "Too Many Requests: this credential holds the most sessions allowed; end unused ones with DELETE /mcp",
-  },
-} as const satisfies Record<string, OpenResult>;
+export const FULL_MESSAGE = "Service Unavailable: the server holds the most sessions it allows; retry later";
+
+/** The refusal at the global cap: `retryAfter` is when the oldest session expires unless used. */
+export const full = (oldestActive: number, limits: SessionLimits, now: number): OpenResult => ({
+  ok: false,
+  status: 503,
+  message: FULL_MESSAGE,
+  retryAfter: Math.max(1, Math.ceil((oldestActive + limits.idleTimeoutMs - now) / 1000)),
+});
 
 export class MemorySessions implements SessionStore {
+  /** Every record, least recently used first (re-inserted on activity). */
   readonly #records = new Map<string, SessionRecord>();
-  readonly #perOwner = new Map<string, number>();
+  readonly #perOwner = new Map<string, Set<string>>();
   readonly #limits: SessionLimits;
   readonly #now: () => number;
 
@@ -79,34 +96,50 @@ export class MemorySessions implements SessionStore {
     this.#now = now;
   }
 
-  async open(owner: string, protocol?: string): Promise<OpenResult> {
-    if ((this.#perOwner.get(owner) ?? 0) >= this.#limits.maxPerCredential) {
-      await this.sweep();
-      if ((this.#perOwner.get(owner) ?? 0) >= this.#limits.maxPerCredential) return refusals.ownerFull;
+  async open(principal: Principal, protocol?: string): Promise<OpenResult> {
+    const evicted: string[] = [];
+    const mine = this.#perOwner.get(principal.id);
+    if (mine && mine.size >= this.#limits.maxPerPrincipal) await this.sweep();
+    // Least recently used first: the set keeps activity order (see #bump).
+    for (const id of mine ?? []) {
+      if (mine!.size < this.#limits.maxPerPrincipal) break;
+      evicted.push(id);
+      this.#drop(this.#records.get(id)!);
     }
+    if (this.#records.size >= this.#limits.maxSessions) await this.sweep();
     if (this.#records.size >= this.#limits.maxSessions) {
-      await this.sweep();
-      if (this.#records.size >= this.#limits.maxSessions) return refusals.full;
+      const oldest = this.#records.values().next().value as SessionRecord;
+      return full(oldest.lastActive, this.#limits, this.#now());
     }
-    const session = { id: randomUUID(), owner, lastActive: this.#now(), protocol };
+    const session: SessionRecord = {
+      id: randomUUID(),
+      owner: principal.id,
+      credential: principal.credential,
+      lastActive: this.#now(),
+      protocol,
+    };
     this.#records.set(session.id, session);
-    this.#perOwner.set(owner, (this.#perOwner.get(owner) ?? 0) + 1);
-    return { ok: true, session };
+    const set = this.#perOwner.get(principal.id) ?? new Set<string>();
+    set.add(session.id);
+    this.#perOwner.set(principal.id, set);
+    return { ok: true, session, evicted };
   }
 
-  async get(id: string, owner: string): Promise<SessionRecord | undefined> {
+  async get(id: string, principal: Principal): Promise<SessionRecord | undefined> {
     const s = this.#records.get(id);
     if (!s) return undefined;
     if (this.#idle(s)) {
       this.#drop(s);
       return undefined;
     }
-    return s.owner === owner ? s : undefined;
+    return s.credential === principal.credential ? s : undefined;
   }
 
   async touch(id: string): Promise<void> {
     const s = this.#records.get(id);
-    if (s) s.lastActive = this.#now();
+    if (!s) return;
+    s.lastActive = this.#now();
+    this.#bump(s);
   }
 
   async setLogLevel(id: string, level: LoggingLevel): Promise<void> {
@@ -124,16 +157,19 @@ export class MemorySessions implements SessionStore {
   async sweep(): Promise<number> {
     let n = 0;
     for (const s of [...this.#records.values()]) {
-      if (this.#idle(s)) {
-        this.#drop(s);
-        n += 1;
-      }
+      if (!this.#idle(s)) break;
+      this.#drop(s);
+      n += 1;
     }
     return n;
   }
 
   async count(): Promise<number> {
     return this.#records.size;
+  }
+
+  async countOf(principal: Principal): Promise<number> {
+    return this.#perOwner.get(principal.id)?.size ?? 0;
   }
 
   async close(): Promise<void> {
@@ -145,10 +181,19 @@ export class MemorySessions implements SessionStore {
     return this.#now() - s.lastActive > this.#limits.idleTimeoutMs;
   }
 
+  /** Moves the record to the most recently used end of both orders. */
+  #bump(s: SessionRecord): void {
+    this.#records.delete(s.id);
+    this.#records.set(s.id, s);
+    const mine = this.#perOwner.get(s.owner);
+    mine?.delete(s.id);
+    mine?.add(s.id);
+  }
+
   #drop(s: SessionRecord): void {
     this.#records.delete(s.id);
-    const left = (this.#perOwner.get(s.owner) ?? 1) - 1;
-    if (left <= 0) this.#perOwner.delete(s.owner);
-    else this.#perOwner.set(s.owner, left);
+    const mine = this.#perOwner.get(s.owner);
+    mine?.delete(s.id);
+    if (mine?.size === 0) this.#perOwner.delete(s.owner);
   }
 }

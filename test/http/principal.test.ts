@@ -1,0 +1,116 @@
+/**
+ * Issue 23 items 1–2: every request is one principal, and the work a principal starts through the
+ * server under the deployment's shared key is its own. Two OAuth-like users (an authenticator
+ * that yields issuer + subject, as the resource server does) share the server's one API key:
+ * neither reads nor lists the other's tasks, and another principal's id answers exactly like an
+ * id that never existed. A token without `sub` is refused.
+ */
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import type { Authenticator } from "../../src/server/http/auth.js";
+import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { type Connected, connect, INITIALIZE, raw, sandboxConfig, textOf } from "./helpers.js";
+
+const KEY = "wdk_principalQZXJVKW";
+const ISSUER = "https://issuer.test";
+const USERS: Record<string, AuthInfo> = {
+  alice: { token: "alice", clientId: "app", scopes: [], extra: { iss: ISSUER, sub: "alice" } },
+  bob: { token: "bob", clientId: "app", scopes: [], extra: { iss: ISSUER, sub: "bob" } },
+  nosub: { token: "nosub", clientId: "app", scopes: [], extra: { iss: ISSUER } },
+};
+const authenticate: Authenticator = (request) => {
+  const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+  const auth = USERS[token];
+  return auth ? { ok: true, auth } : { ok: false, status: 401, message: "Unauthorized" };
+};
+
+let sandbox: Sandbox;
+let http: HttpServer;
+let alice: Connected;
+let bob: Connected;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ key: KEY, taskLatencyMs: 50 });
+  http = await startHttpServer({ config: sandboxConfig(sandbox, KEY), port: 0, authenticate, log: () => {} });
+  alice = await connect(http.url, { authorization: "Bearer alice" });
+  bob = await connect(http.url, { authorization: "Bearer bob" });
+});
+
+afterAll(async () => {
+  await alice?.close();
+  await bob?.close();
+  await http?.shutdown(0);
+  await sandbox?.close();
+});
+
+const call = (who: Connected, name: string, args: Record<string, unknown>) =>
+  who.client.callTool({ name, arguments: args }, CallToolResultSchema);
+
+/** A task alice started (an async extract the call waited for). */
+async function aliceTask(): Promise<string> {
+  const page = await call(alice, "extract_page", { url: `${sandbox.siteUrl}/`, max_chars: 200 });
+  expect(page.isError, textOf(page)).toBeFalsy();
+  const id = (page.structuredContent as { task_id?: string }).task_id;
+  expect(id).toMatch(/\S/);
+  return id!;
+}
+
+const masked = (text: string, id: string) => text.replaceAll(id, "<id>");
+
+describe("ownership under the shared key", () => {
+  it("answers another principal's task id exactly like an unknown one", async () => {
+    const id = await aliceTask();
+    const own = await call(alice, "get_task", { task_id: id });
+    expect(own.isError, textOf(own)).toBeFalsy();
+
+    const stolen = await call(bob, "get_task", { task_id: id });
+    expect(stolen.isError).toBe(true);
+    const unknownId = "00000000-0000-4000-a000-0000000000ff";
+    const unknown = await call(bob, "get_task", { task_id: unknownId });
+    expect(unknown.isError).toBe(true);
+    expect(masked(textOf(stolen), id)).toBe(masked(textOf(unknown), unknownId));
+    expect(JSON.stringify(stolen)).not.toContain(sandbox.siteUrl);
+  });
+
+  it("lists only the principal's own tasks", async () => {
+    const id = await aliceTask();
+    const mine = await call(alice, "get_task", { limit: 100 });
+    const theirs = await call(bob, "get_task", { limit: 100 });
+    const ids = (r: typeof mine) =>
+      ((r.structuredContent as { tasks?: Array<{ task_id: string }> }).tasks ?? []).map((t) => t.task_id);
+    expect(ids(mine)).toContain(id);
+    expect(ids(theirs)).not.toContain(id);
+    expect(ids(theirs)).toEqual([]);
+  });
+
+  it("does not let another principal read a batch or its pages", async () => {
+    const batch = await call(alice, "extract_batch", { inputs: [{ url: `${sandbox.siteUrl}/` }] });
+    expect(batch.isError, textOf(batch)).toBeFalsy();
+    const batchId = (batch.structuredContent as { batch_id: string }).batch_id;
+    expect((await call(bob, "get_task", { batch_id: batchId })).isError).toBe(true);
+    const own = await call(alice, "get_task", { batch_id: batchId });
+    expect(own.isError, textOf(own)).toBeFalsy();
+  });
+});
+
+describe("the principal", () => {
+  it("refuses a token that names no subject", async () => {
+    const res = await raw(http.url, { headers: { authorization: "Bearer nosub" }, body: INITIALIZE });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatch(/sub/);
+  });
+
+  it("binds a session to its principal: another user's session id is not found", async () => {
+    const res = await raw(http.url, {
+      headers: {
+        authorization: "Bearer bob",
+        "mcp-session-id": alice.transport.sessionId!,
+        "mcp-protocol-version": "2025-06-18",
+      },
+      body: { jsonrpc: "2.0", id: 5, method: "ping" },
+    });
+    expect(res.status).toBe(404);
+  });
+});
