@@ -41,6 +41,14 @@ export class AnsweringTransport extends DelegatingTransport {
     }
   }
 
+  /**
+   * A request that will get no answer: the client cancelled it (MCP: a cancelled request is not
+   * answered), so it no longer holds its stream open.
+   */
+  protected forget(id: RequestId): void {
+    if (this.pending.delete(id)) this.answered?.(id, this.pending.size);
+  }
+
   /** Answers every request still open with a JSON-RPC error carrying `message`. */
   async failPending(message: string, code = -32000): Promise<void> {
     for (const id of [...this.pending]) {

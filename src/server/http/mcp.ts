@@ -5,18 +5,21 @@
  * to the caller's credential, and the transport reports its id. Streams are resumable through
  * the `StreamEvents` store; a GET without `Last-Event-ID` is answered 405 (notifications travel
  * on each call's own stream). Requests in flight are tracked for the shutdown drain, which
- * answers calls still running at its end with a JSON-RPC error.
+ * answers calls still running at its end with a JSON-RPC error, and so that a
+ * `notifications/cancelled` (which comes in a POST of its own) reaches the server running the call.
  */
 
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  CancelledNotificationSchema,
   isInitializeRequest,
   isJSONRPCRequest,
   type JSONRPCMessage,
   LATEST_PROTOCOL_VERSION,
   type LoggingLevel,
+  type RequestId,
   SetLevelRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -61,7 +64,7 @@ const notFound = () =>
 
 export class McpEndpoint {
   readonly #deps: McpDeps;
-  readonly #inflight = new Set<AnsweringTransport>();
+  readonly #inflight = new Set<CallTransport>();
   readonly #idle = new Set<() => void>();
 
   constructor(deps: McpDeps) {
@@ -132,6 +135,7 @@ export class McpEndpoint {
     }
     await this.#deps.sessions.touch(sessionId);
     if (method === "GET") return this.#resume(request, sessionId);
+    this.#forwardCancels(sessionId, body);
     const level = levelSet(body);
     if (level) await this.#deps.sessions.setLogLevel(sessionId, level);
     try {
@@ -139,6 +143,22 @@ export class McpEndpoint {
       return await this.#run(withProtocol(request, session.protocol), body, who, apiKey, run);
     } finally {
       void this.#deps.sessions.touch(sessionId);
+    }
+  }
+
+  /**
+   * A client's `notifications/cancelled` for a call still running here goes to that call's server
+   * (each POST has its own), which aborts the call's work as over stdio.
+   */
+  #forwardCancels(sessionId: string, body: unknown): void {
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const cancel = CancelledNotificationSchema.safeParse(message);
+      if (!cancel.success || cancel.data.params.requestId === undefined) continue;
+      const requestId = cancel.data.params.requestId;
+      for (const call of this.#inflight) {
+        if (call.session === sessionId && call.pending.has(requestId))
+          call.cancel(requestId, message as JSONRPCMessage);
+      }
     }
   }
 
@@ -202,7 +222,7 @@ export class McpEndpoint {
     // The request's server is closed once every request in the POST is answered.
     // Telemetry wraps inside it, so the drain's `failPending` answers end their spans too.
     const guarded = new ProtocolGuard(transport);
-    const tracked = new CallTransport(this.#deps.instrument?.(guarded) ?? guarded, (_id, left) => {
+    const tracked = new CallTransport(this.#deps.instrument?.(guarded) ?? guarded, sessionId, (_id, left) => {
       if (left === 0) finish();
     });
     if (first) this.#inflight.add(tracked);
@@ -311,6 +331,23 @@ export class McpEndpoint {
  * still open in this POST — its server serves nothing else — instead of being dropped.
  */
 class CallTransport extends AnsweringTransport {
+  constructor(
+    inner: Transport,
+    readonly session: string,
+    answered: (id: RequestId, left: number) => void,
+  ) {
+    super(inner, answered);
+  }
+
+  /**
+   * A client's cancel of one of this POST's calls, which came in another POST: its server aborts
+   * the call's work and sends no answer, so the call no longer holds the stream open.
+   */
+  cancel(requestId: RequestId, notification: JSONRPCMessage): void {
+    this.receive(notification);
+    this.forget(requestId);
+  }
+
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const [open] = this.pending;
     if (
