@@ -1,0 +1,237 @@
+/**
+ * The checks every framework goes through, per transport: one `describe(framework)` with one
+ * `describe(transport)` each and one test per check, named so the table reporter
+ * (table-reporter.ts) can place it: "<check>" under "<framework>" › "<transport>". A check a
+ * framework cannot do is skipped with its reason (`ctx.skip(reason)`), which the table shows.
+ */
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { until } from "../helpers/mcp.js";
+import { type Forwarded, occurrences, serialized, tokenSplit } from "./forwarded.js";
+import { type Servers, serversForFile, TRANSPORTS, type TransportName } from "./servers.js";
+import { captureWarnings } from "./warnings.js";
+
+export const CHECKS = [
+  "connect",
+  "list",
+  "convert without warnings",
+  "search → extract → agent",
+  "invalid argument reaches the model",
+  "misspelled argument names the real one",
+  "page body forwarded once",
+  "progress",
+  "cancel",
+] as const;
+export type Check = (typeof CHECKS)[number];
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Called for each progress update the framework surfaces. */
+  onProgress?: () => void;
+}
+
+/** A framework connected to the server over one transport. */
+export interface Session {
+  /** The tool names as the framework hands them to a model. */
+  toolNames: string[];
+  /** What the framework's conversion of the listed tools refused or degraded (besides warnings). */
+  conversionProblems?(): string[] | Promise<string[]>;
+  /** One tool call, run the way the framework runs it once its (scripted) model picked the tool. */
+  call(tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<Forwarded>;
+  close(): Promise<void>;
+}
+
+export interface FrameworkUnderTest {
+  name: string;
+  connect(transport: TransportName, servers: Servers): Promise<Session>;
+  /** Checks the framework cannot do, with the reason (shown in the table). */
+  cannot?: Partial<Record<Check, string>>;
+  /**
+   * Checks that fail on main until issue 22 items 1–3 land (temporary: `it.fails`, shown in the
+   * table as expected failures).
+   */
+  failsUntilI22?: Partial<Record<TransportName | "both", Check[]>>;
+}
+
+/** The tools every flow needs; the framework must hand at least these to its model. */
+const CORE_TOOLS = ["serp_search", "extract_page", "crawl_site", "run_agent", "check_domain_health"];
+
+/** Words of the product page's body (the sandbox's demo shop), to count how often it is forwarded. */
+const PAGE_BODY_WORDS = "Waterproof leather hiking boots";
+
+export const TOKEN_CALLS: Array<{
+  label: string;
+  tool: string;
+  args: (s: Servers) => Record<string, unknown>;
+}> = [
+  { label: "extract_page", tool: "extract_page", args: (s) => ({ url: productUrl(s) }) },
+  {
+    label: "crawl_site (5 pages)",
+    tool: "crawl_site",
+    args: (s) => ({ url: `${s.sandbox.siteUrl}/`, limit: 5 }),
+  },
+  {
+    label: "check_domain_health (2 domains)",
+    tool: "check_domain_health",
+    args: () => ({ domains: ["example.com", "example.org"] }),
+  },
+  {
+    label: "serp_search",
+    tool: "serp_search",
+    args: () => ({ search_engine: "engine1_search", query: "hiking boots", num_results: 10 }),
+  },
+];
+
+const productUrl = (s: Servers) => `${s.sandbox.siteUrl}/shop/products/trailblazer-hiking-boots`;
+
+/** "tool crawl_site failed: aborted" lines the server logged so far. */
+const abortedLines = (s: Servers, t: TransportName) =>
+  s.log(t).split("tool crawl_site failed: aborted").length - 1;
+
+export function describeFramework(framework: FrameworkUnderTest): void {
+  const servers = serversForFile();
+  describe(framework.name, () => {
+    for (const transport of TRANSPORTS) describeTransport(framework, transport, servers);
+  });
+}
+
+function describeTransport(framework: FrameworkUnderTest, transport: TransportName, servers: Servers): void {
+  describe(transport, () => {
+    let session: Session | undefined;
+    let connectError: unknown;
+    let warnings: string[] = [];
+
+    beforeAll(async () => {
+      try {
+        [session, warnings] = await captureWarnings(() => framework.connect(transport, servers));
+      } catch (error) {
+        connectError = error;
+      }
+    }, 60_000);
+    afterAll(async () => {
+      await session?.close();
+    });
+
+    const expectedToFail = new Set([
+      ...(framework.failsUntilI22?.[transport] ?? []),
+      ...(framework.failsUntilI22?.both ?? []),
+    ]);
+    const check = (name: Check, body: (s: Session, ctx: TestContext) => Promise<void> | void) => {
+      const reason = framework.cannot?.[name];
+      const run = async (ctx: TestContext) => {
+        if (reason) return ctx.skip(reason);
+        if (!session) throw connectError;
+        await body(session, ctx);
+      };
+      if (expectedToFail.has(name)) it.fails(name, run);
+      else it(name, run);
+    };
+
+    check("connect", (s) => {
+      expect(s.toolNames.length).toBeGreaterThan(0);
+    });
+
+    check("list", (s) => {
+      for (const tool of CORE_TOOLS) expect(s.toolNames).toContain(tool);
+    });
+
+    check("convert without warnings", async (s) => {
+      expect(warnings).toEqual([]);
+      expect((await s.conversionProblems?.()) ?? []).toEqual([]);
+    });
+
+    check("search → extract → agent", async (s) => {
+      const found = await s.call("serp_search", {
+        search_engine: "engine1_search",
+        query: "hiking boots",
+        num_results: 3,
+      });
+      const url = /http:\/\/127\.0\.0\.1:\d+\/site\/shop\/products\/[a-z0-9-]+/.exec(serialized(found))?.[0];
+      expect(url, serialized(found)).toBeDefined();
+      const page = await s.call("extract_page", { url: url! });
+      expect(serialized(page)).toMatch(/Vibram|hiking/i);
+      const agent = await s.call("run_agent", { agent: "ecommerce_product_page", params: { url } });
+      expect(serialized(agent)).toMatch(/\\?"price\\?"/);
+    });
+
+    /** A serp_search the model got wrong, as the model sees the answer. */
+    const wrongSearch = async (s: Session, wrong: Record<string, unknown>) =>
+      serialized(
+        await s.call("serp_search", { search_engine: "engine1_search", query: "hiking boots", ...wrong }),
+      );
+
+    check("invalid argument reaches the model", async (s) => {
+      const text = await wrongSearch(s, { num_results: 500 });
+      expect(text).toContain("num_results");
+      expect(text).toMatch(/100/);
+    });
+
+    check("misspelled argument names the real one", async (s) => {
+      const text = await wrongSearch(s, { num_result: 3 });
+      expect(text).toMatch(/did you mean[^a-z]*num_results/i);
+    });
+
+    check("page body forwarded once", async (s, ctx) => {
+      const page = await s.call("extract_page", { url: productUrl(servers) });
+      if (transport === "stdio") {
+        // The token table: what this framework forwards to its model per tool (over stdio: the
+        // same results travel over HTTP).
+        for (const { label, tool, args } of TOKEN_CALLS) {
+          const forwarded = tool === "extract_page" ? page : await s.call(tool, args(servers));
+          const row = { framework: framework.name, tool: label, ...tokenSplit(forwarded) };
+          await ctx.annotate(JSON.stringify(row), "tokens");
+        }
+      }
+      expect(occurrences(page, PAGE_BODY_WORDS)).toBe(1);
+    });
+
+    check("progress", async (s) => {
+      servers.sandbox.configure({ crawlPageMs: 200 });
+      let updates = 0;
+      try {
+        await s.call(
+          "crawl_site",
+          { url: `${servers.sandbox.siteUrl}/`, limit: 5 },
+          { onProgress: () => updates++ },
+        );
+      } finally {
+        servers.sandbox.configure({ crawlPageMs: 30 });
+      }
+      expect(updates).toBeGreaterThan(0);
+    });
+
+    check("cancel", async (s) => {
+      // A crawl that would take an hour: only the cancel can end this call within the test.
+      servers.sandbox.configure({ crawlPageMs: 3_600_000 });
+      const controller = new AbortController();
+      const seen = abortedLines(servers, transport);
+      const before = servers.sandbox.requests.length;
+      const pending = s.call(
+        "crawl_site",
+        { url: `${servers.sandbox.siteUrl}/`, limit: 3 },
+        { signal: controller.signal },
+      );
+      pending.catch(() => {});
+      const polled = () =>
+        servers.sandbox.requests
+          .slice(before)
+          .filter((q) => q.method === "GET" && q.path.startsWith("/v1/crawl/"));
+      await until(polled, (p) => p.length >= 1);
+      const crawlPath = polled()[0].path;
+      controller.abort();
+      const outcome = await pending.then(
+        (forwarded) => serialized(forwarded),
+        (error: unknown) => String(error),
+      );
+      expect(outcome).toMatch(/abort|cancel/i);
+      // The server's work on it ends (it logs so) and it polls that crawl no more.
+      await until(
+        () => abortedLines(servers, transport),
+        (n) => n > seen,
+      );
+      servers.sandbox.configure({ crawlPageMs: 30 });
+      const after = servers.sandbox.requests.length;
+      await s.call("crawl_site", { url: `${servers.sandbox.siteUrl}/`, limit: 2 });
+      expect(servers.sandbox.requests.slice(after).filter((q) => q.path === crawlPath)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+// `npm run test:clients`: the agent frameworks' compatibility suite (test/clients/), kept out of
+// `npm test`; it prints the compatibility and token tables at the end.
+export default defineConfig({
+  test: {
+    include: ["test/clients/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    silent: "passed-only",
+    setupFiles: ["test/setup/quiet-output.ts"],
+    reporters: ["default", "./test/clients/table-reporter.ts"],
+  },
+});
