@@ -487,6 +487,16 @@ export const CRAWL_EVENTS = ["started", "page", "completed", "failed"] as const;
 export const CrawlRequestSchema = z.object({
   url: z.string().url(),
   limit: z.number().int().min(1).max(1000).default(10),
+  // The crawl filters of web-data-api-v2.md §8 (generation 1 at SDK 0.20.0 takes the same).
+  name: z.string().optional(),
+  max_discovery_depth: z.number().int().min(1).max(20).optional(),
+  sitemap: z.enum(["skip", "include", "only"]).optional(),
+  include_paths: z.array(z.string()).max(100).optional(),
+  exclude_paths: z.array(z.string()).max(100).optional(),
+  allow_external_links: z.boolean().optional(),
+  allow_subdomains: z.boolean().optional(),
+  crawl_entire_domain: z.boolean().optional(),
+  ignore_query_parameters: z.boolean().optional(),
   callback: z
     .object({
       url: z.string().url(),

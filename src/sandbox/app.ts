@@ -8,10 +8,16 @@ import { authenticate, checkHost, guardControl, injectFaults, logRequests, rateL
 import { agentRoutes } from "./routes/agents.js";
 import { controlRoutes } from "./routes/control.js";
 import { crawlRoutes } from "./routes/crawl.js";
+import { crawlAdminRoutes } from "./routes/crawl-admin.js";
 import { extractRoutes } from "./routes/extract.js";
+import { generationRoutes } from "./routes/generations.js";
 import { healthRoutes } from "./routes/health.js";
+import { jobAdminRoutes } from "./routes/job-admin.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { legacyRoutes } from "./routes/legacy.js";
+import { mediaRoutes } from "./routes/media.js";
+import { researchRoutes } from "./routes/research.js";
+import { searchRoutes } from "./routes/search.js";
 import { serpRoutes } from "./routes/serp.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { templateRoutes } from "./routes/templates.js";
@@ -33,6 +39,8 @@ export function createApp(state: SandboxState) {
   app.route("/_sandbox", controlRoutes(state));
   const crawls = new CrawlStore(state);
   const areas = [
+    // Before agentRoutes: the SDK-shaped POST /v1/agents/generations is a polled generation.
+    generationRoutes(state),
     extractRoutes(state),
     taskRoutes(state),
     serpRoutes(state),
@@ -42,6 +50,11 @@ export function createApp(state: SandboxState) {
     healthRoutes(state),
     jobRoutes(state),
     legacyRoutes(state),
+    searchRoutes(state),
+    researchRoutes(state),
+    crawlAdminRoutes(crawls),
+    jobAdminRoutes(state),
+    mediaRoutes(state),
   ];
   for (const routes of areas) app.route("/", routes);
   app.notFound((c) => errorResponse(c, 404, `No route for ${c.req.method} ${c.req.path}`));

@@ -4,6 +4,8 @@ import { BatchStore } from "./batches.js";
 import { CallbackSender } from "./callbacks.js";
 import { createExtractTask } from "./extract.js";
 import { Faults } from "./faults.js";
+import { JobStore } from "./lifecycle/job-store.js";
+import { TemplateStore } from "./lifecycle/template-store.js";
 import { RateLimiter } from "./rate-limit.js";
 import type { SiteLocation } from "./site/fetch.js";
 import { isUnreachable } from "./site/fetch.js";
@@ -48,6 +50,10 @@ export class SandboxState {
     legacyUrl: "",
   };
   readonly catalog: AgentCatalog;
+  /** Extract templates (built-in and generated), with their records. */
+  readonly templates = new TemplateStore();
+  /** Jobs (the demo ones and those made through the API) and their runs. */
+  readonly jobs: JobStore = new JobStore(this);
   /** Host header values answered; set once the server listens (see loopback.ts). */
   allowedHosts = new Set<string>();
 

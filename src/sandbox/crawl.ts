@@ -17,11 +17,24 @@ export interface CrawlCallback {
   events?: string[];
 }
 
+/** The §8 crawl filters the sandbox honours (the rest are accepted and echoed). */
+export interface CrawlFilters {
+  include_paths?: string[];
+  exclude_paths?: string[];
+  max_discovery_depth?: number;
+  allow_subdomains?: boolean;
+  [option: string]: unknown;
+}
+
 interface Crawl {
   id: string;
   startUrl: string;
   limit: number;
-  status: "running" | "succeeded" | "failed";
+  status: "running" | "succeeded" | "failed" | "canceled";
+  createdAt: string;
+  filters: CrawlFilters;
+  /** Link depth of each queued or seen URL (the start URL is 0). */
+  depth: Map<string, number>;
   queue: string[];
   seen: Set<string>;
   tasks: { id: string; url: string; state: string }[];
@@ -48,12 +61,21 @@ export class CrawlStore {
 
   constructor(private readonly state: SandboxState) {}
 
-  start(url: string, limit: number, callback: CrawlCallback | undefined, fail: boolean): string {
+  start(
+    url: string,
+    limit: number,
+    callback: CrawlCallback | undefined,
+    fail: boolean,
+    filters: CrawlFilters = {},
+  ): string {
     const crawl: Crawl = {
       id: randomUUID(),
       startUrl: url,
       limit,
       status: "running",
+      createdAt: new Date().toISOString(),
+      filters,
+      depth: new Map([[normal(url), 0]]),
       queue: [normal(url)],
       seen: new Set([normal(url)]),
       tasks: [],
@@ -83,12 +105,63 @@ export class CrawlStore {
     };
   }
 
+  /** Newest first, optionally of one status; `cursor` is the index to go on from. */
+  list(status: string, cursor: string | undefined, limit: number) {
+    const all = [...this.crawls.values()].reverse().filter((c) => status === "all" || c.status === status);
+    const from = cursor ? Number.parseInt(cursor, 10) || 0 : 0;
+    const data = all.slice(from, from + limit).map((c) => ({
+      crawl_id: c.id,
+      account_name: "sandbox",
+      url: c.startUrl,
+      status: c.status,
+      created_at: c.createdAt,
+      updated_at: c.createdAt,
+      crawl_options: { limit: c.limit, ...c.filters },
+      completed: c.tasks.length,
+      total: this.total(c),
+    }));
+    const more = from + limit < all.length;
+    return {
+      data,
+      pagination: { has_next: more, next_cursor: more ? String(from + limit) : null, total: all.length },
+    };
+  }
+
+  /** Ends a running crawl (`canceled`); false when there is no such crawl. A finished one stays as it ended. */
+  cancel(id: string): { status: string } | undefined {
+    const crawl = this.crawls.get(id);
+    if (!crawl) return undefined;
+    if (crawl.status === "running") {
+      crawl.status = "canceled";
+      crawl.queue = [];
+    }
+    return { status: crawl.status };
+  }
+
+  /** Whether a discovered link passes the crawl's filters. */
+  private admits(crawl: Crawl, link: string, depth: number): boolean {
+    const f = crawl.filters;
+    if (f.max_discovery_depth !== undefined && depth > f.max_discovery_depth) return false;
+    const path = new URL(link).pathname;
+    const test = (patterns: string[]) =>
+      patterns.some((p) => {
+        try {
+          return new RegExp(p).test(path);
+        } catch {
+          return false;
+        }
+      });
+    if (f.include_paths?.length && !test(f.include_paths)) return false;
+    return !(f.exclude_paths?.length && test(f.exclude_paths));
+  }
+
   private total(crawl: Crawl): number {
     if (crawl.status !== "running") return crawl.tasks.length;
     return Math.min(crawl.limit, crawl.tasks.length + crawl.queue.length);
   }
 
   private step(crawl: Crawl): void {
+    if (crawl.status !== "running") return;
     const url = crawl.queue.shift();
     if (url === undefined) {
       this.finish(crawl, "succeeded");
@@ -114,9 +187,12 @@ export class CrawlStore {
       },
     });
     crawl.tasks.push({ id: task.id, url, state: "success" });
+    const depth = (crawl.depth.get(url) ?? 0) + 1;
     for (const link of page.links.map(normal)) {
       if (!crawl.seen.has(link) && sameSite(crawl.startUrl, link, where)) {
         crawl.seen.add(link);
+        if (!this.admits(crawl, link, depth)) continue;
+        crawl.depth.set(link, depth);
         crawl.queue.push(link);
       }
     }

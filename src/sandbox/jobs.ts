@@ -9,7 +9,7 @@ interface JobSpec {
   inputCount: number;
 }
 
-const JOBS: JobSpec[] = [
+export const JOBS: JobSpec[] = [
   { id: "job_daily_prices", runs: 3, everyHours: 24, inputCount: 12 },
   { id: "job_weekly_reviews", runs: 2, everyHours: 168, inputCount: 5 },
   { id: "job_hourly_news", runs: 30, everyHours: 1, inputCount: 8 },

@@ -10,7 +10,7 @@ import type { Timers } from "./timers.js";
 export const MAX_TASKS = 50_000;
 export const ACCOUNT_NAME = "sandbox";
 
-export type ApiType = "extract" | "agent" | "template" | "crawl" | "map" | "search";
+export type ApiType = "extract" | "agent" | "template" | "crawl" | "map" | "search" | "media";
 
 export interface TaskFailure {
   error: string;

@@ -19,7 +19,8 @@ export function crawlRoutes(state: SandboxState, crawls: CrawlStore) {
       `${c.req.method} ${c.req.path}`,
       c.req.header(FAULT_HEADER),
     );
-    const id = crawls.start(body.data.url, body.data.limit, body.data.callback, fail !== undefined);
+    const { url, limit, callback, ...filters } = body.data;
+    const id = crawls.start(url, limit, callback, fail !== undefined, filters);
     return c.json({ crawl_id: id });
   });
 

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { pageQuery } from "../../api/schemas.js";
 import type { SandboxState } from "../context.js";
 import { notFound, parseQuery, type SandboxEnv } from "../http.js";
-import { artifactJsonl, jobRun, jobRuns } from "../jobs.js";
+import { artifactJsonl } from "../jobs.js";
 
 const URL_LIFETIME_MS = 15 * 60_000;
 
@@ -16,14 +16,14 @@ export function jobRoutes(state: SandboxState) {
   r.get("/v2/jobs/:jobId/runs", (c) => {
     const query = parseQuery(c, pageQuery(200, 20));
     if (!query.ok) return query.response;
-    const runs = jobRuns(c.req.param("jobId"));
+    const runs = state.jobs.runsOf(c.req.param("jobId"));
     if (!runs) return notFound(c, `Job '${c.req.param("jobId")}'`);
     const { limit, offset } = query.data;
     return c.json({ items: runs.slice(offset, offset + limit), limit, offset, total: runs.length });
   });
 
   r.get("/v2/jobs/runs/:runId/artifacts/:artifactId/download-url", (c) => {
-    const run = jobRun(c.req.param("runId"));
+    const run = state.jobs.run(c.req.param("runId"));
     const artifactId = c.req.param("artifactId");
     if (!run) return notFound(c, "Job run");
     if (!run.artifact_ids?.includes(artifactId)) return notFound(c, "Artifact");
@@ -35,7 +35,7 @@ export function jobRoutes(state: SandboxState) {
   });
 
   r.get("/downloads/artifacts/:runId/:file", (c) => {
-    const run = jobRun(c.req.param("runId"));
+    const run = state.jobs.run(c.req.param("runId"));
     const artifactId = c.req.param("file").replace(/\.jsonl$/, "");
     if (!run?.artifact_ids?.includes(artifactId)) return notFound(c, "Artifact");
     const expires = Number(c.req.query("expires"));

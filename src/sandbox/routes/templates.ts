@@ -1,7 +1,7 @@
 /**
  * Extract templates (v2): POST /v2/extract/templates/run (sync), /v2/extract/templates/batch and
  * GET /v2/extract/templates/{name}/versions (bearer optional: the spec's samples send none).
- * Params are checked against the current (highest) version's input_schema.
+ * Params are checked against the current version's input_schema (the published one, else the newest).
  */
 import { Hono } from "hono";
 import type { AgentDetail, OutputFragment, TemplateVersion, ValidationDetail } from "../../api/schemas.js";
@@ -11,7 +11,6 @@ import type { SandboxState } from "../context.js";
 import { staggeredDelay } from "../extract.js";
 import { FAULT_HEADER } from "../faults.js";
 import { type Ctx, notFound, parseBody, parseQuery, type SandboxEnv, validationResponse } from "../http.js";
-import { TEMPLATES } from "../templates/definitions.js";
 import { checkJsonSchema } from "../templates/json-schema.js";
 import { stripUndefined } from "./extract.js";
 
@@ -41,14 +40,14 @@ interface TemplateRun {
   localization?: boolean;
 }
 
-function resolve(run: TemplateRun, loc: (string | number)[]) {
-  const versions = run.template ? TEMPLATES.get(run.template) : undefined;
-  if (!versions) return { ok: false as const, unknown: run.template };
-  const detail: ValidationDetail[] = checkJsonSchema(versions[0].input_schema, run.params ?? {}, [
+function resolve(state: SandboxState, run: TemplateRun, loc: (string | number)[]) {
+  const version = run.template ? state.templates.current(run.template) : undefined;
+  if (!version) return { ok: false as const, unknown: run.template };
+  const detail: ValidationDetail[] = checkJsonSchema(version.input_schema, run.params ?? {}, [
     ...loc,
     "params",
   ]);
-  return { ok: true as const, version: versions[0], detail };
+  return { ok: true as const, version, detail };
 }
 
 export function templateRoutes(state: SandboxState) {
@@ -57,7 +56,7 @@ export function templateRoutes(state: SandboxState) {
   r.get("/v2/extract/templates/:name/versions", (c) => {
     const query = parseQuery(c, pageQuery(200, 20));
     if (!query.ok) return query.response;
-    const versions = TEMPLATES.get(c.req.param("name"));
+    const versions = state.templates.versionsOf(c.req.param("name"));
     if (!versions) return notFound(c, `Template '${c.req.param("name")}'`);
     const { limit, offset } = query.data;
     return c.json({ items: versions.slice(offset, offset + limit), limit, offset, total: versions.length });
@@ -66,7 +65,7 @@ export function templateRoutes(state: SandboxState) {
   r.post("/v2/extract/templates/run", async (c) => {
     const body = await parseBody(c, TemplateRunRequestSchema);
     if (!body.ok) return body.response;
-    const found = resolve(body.data, ["body"]);
+    const found = resolve(state, body.data, ["body"]);
     if (!found.ok) return notFound(c, `Template '${found.unknown}'`);
     if (found.detail.length > 0) return validationResponse(c, found.detail);
     const input = { ...body.data, agent: body.data.template };
@@ -79,8 +78,8 @@ export function templateRoutes(state: SandboxState) {
     const body = await parseBody(c, TemplateBatchRequestSchema);
     if (!body.ok) return body.response;
     const { inputs, shared_inputs } = body.data;
-    const versions = TEMPLATES.get(shared_inputs.template);
-    if (!versions) {
+    const current = state.templates.current(shared_inputs.template);
+    if (!current) {
       const detail = [
         {
           loc: ["body", "shared_inputs", "template"],
@@ -96,10 +95,10 @@ export function templateRoutes(state: SandboxState) {
       ...stripUndefined(item),
       params: { ...shared_inputs.params, ...item.params },
     }));
-    const detail = runs.flatMap((run, i) => resolve(run, ["body", "inputs", i]).detail ?? []);
+    const detail = runs.flatMap((run, i) => resolve(state, run, ["body", "inputs", i]).detail ?? []);
     if (detail.length > 0) return validationResponse(c, detail);
     const batchId = state.batches.newId();
-    const agent = asAgent(versions[0]);
+    const agent = asAgent(current);
     const latency = state.config.taskLatencyMs;
     const tasks = runs.map((run, i) =>
       createAgentTask(
