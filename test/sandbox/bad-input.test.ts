@@ -21,6 +21,11 @@ const POST_ENDPOINTS = [
   "/v1/domain-health/check",
   "/v1/search/async",
   "/v1/agents/generations",
+  "/v2/search",
+  "/v2/extract/templates/generations",
+  "/v2/agents/runs",
+  "/v2/jobs",
+  "/v2/media",
 ];
 
 /** Bodies every POST endpoint must refuse with a 422, whatever it expects. */

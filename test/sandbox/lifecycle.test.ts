@@ -99,6 +99,8 @@ describe.each([2, 1])("generation %i", (gen) => {
 
   it("research: the run is active (409 / 408 on its result) until done; events only with enable_events", async () => {
     const base = gen === 2 ? "/v2/agents" : "/v1/task-agents";
+    // Long enough that the result read right after the POST finds the run active on a busy machine.
+    sandbox.configure({ taskLatencyMs: 400 });
     const agent = await call(sandbox, "POST", base, { body: { template: "market_research" } });
     expect(agent.status).toBe(200);
     expect(agent.body[gen === 2 ? "skill" : "domain_expertise"]).toBe("market analyst");
@@ -124,6 +126,7 @@ describe.each([2, 1])("generation %i", (gen) => {
     );
     expect((await call(sandbox, "DELETE", `${base}/${agent.body.id}`)).status).toBe(204);
     expect((await call(sandbox, "GET", `${base}/${agent.body.id}`)).body.is_active).toBe(false);
+    sandbox.configure({ taskLatencyMs: 20 });
   });
 
   it("crawl: listed while running, ended by DELETE (canceled), and the filters apply", async () => {
