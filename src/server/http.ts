@@ -202,11 +202,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   let draining = false;
   let allow: AllowList = { hosts: [], origins: [] };
 
+  // Shared by the fleet (principals must be the same on every replica), else this process's own.
+  const hash = credentialHasher(fleet?.salt ?? randomBytes(32));
   const mcp = new McpEndpoint({
     sessions,
     events,
-    // Shared by the fleet (principals must be the same on every replica), else this process's own.
-    hash: credentialHasher(fleet?.salt ?? randomBytes(32)),
+    hash,
     serverFor(apiKey) {
       if (apiKey) {
         const held = clients.acquire(apiKey);
@@ -301,7 +302,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       : undefined;
   const publicOption = options.publicUrl ?? config.publicUrl;
   const publicUrl = typeof publicOption === "function" ? publicOption(port) : publicOption;
-  if (publicUrl) callbacks = new CallbackRegistry({ publicUrl, share: fleet?.callbackShare });
+  if (publicUrl) callbacks = new CallbackRegistry({ publicUrl, share: fleet?.callbackShare, hash });
   await fleet?.onCallback((taskId) => callbacks?.deliveredElsewhere(taskId));
   if (options.oauth) {
     if (!publicUrl) {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { CALLBACK_PATH } from "../../src/server/http/callbacks.js";
+import { CALLBACK_PATH, CALLBACK_SECRET_HEADER } from "../../src/server/http/callbacks.js";
 import { type HttpServer, startHttpServer } from "../../src/server/http.js";
 import { connect, raw, sandboxConfig, textOf } from "./helpers.js";
 
@@ -101,16 +101,22 @@ describe("webhook completion", () => {
   });
 
   it("refuses a wrong secret with 403 and an unknown token with 404", async () => {
-    const prepared = http.callbacks!.prepare();
+    const prepared = http.callbacks!.prepare({ header: true });
     const url = new URL(prepared.url);
-    const token = url.pathname.slice(CALLBACK_PATH.length);
-    const wrong = await raw(`${base(http)}${CALLBACK_PATH}${token}?secret=nope`, {
+    const wrong = await raw(`${base(http)}${url.pathname}`, {
+      headers: { [CALLBACK_SECRET_HEADER]: "nope" },
       body: { task: { id: "t" } },
     });
     expect(wrong.status).toBe(403);
-    const unknown = await raw(`${base(http)}${CALLBACK_PATH}${"x".repeat(24)}${url.search}`, { body: {} });
+    const unknown = await raw(`${base(http)}${CALLBACK_PATH}${"x".repeat(24)}`, {
+      headers: prepared.headers,
+      body: {},
+    });
     expect(unknown.status).toBe(404);
-    const right = await raw(`${base(http)}${url.pathname}${url.search}`, { body: { task: { id: "t" } } });
+    const right = await raw(`${base(http)}${url.pathname}`, {
+      headers: prepared.headers,
+      body: { task: { id: "t" } },
+    });
     expect(right.status).toBe(200);
     prepared.cancel();
   });

@@ -11,7 +11,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { Authenticator } from "./auth.js";
 import type { CallbackRegistry } from "./callbacks.js";
-import { CALLBACK_PATH } from "./callbacks.js";
+import { CALLBACK_PATH, CALLBACK_SECRET_HEADER } from "./callbacks.js";
 import { type AllowList, checkHostAndOrigin } from "./guard.js";
 import type { McpEndpoint } from "./mcp.js";
 import { json, RPC, rpcError } from "./respond.js";
@@ -107,7 +107,7 @@ export function buildApp(deps: AppDeps): HttpApp {
     // The body only cross-checks the task id: a delivery that is not JSON still wakes the wait
     // (which then polls once), so it is read leniently.
     const body = await c.req.json().catch(() => undefined);
-    const result = await registry.deliver(c.req.param("token"), c.req.query("secret"), body);
+    const result = await registry.deliver(c.req.param("token"), c.req.header(CALLBACK_SECRET_HEADER), body);
     return result.status === 200 ? json(200, { ok: true }) : json(result.status, { error: result.message });
   });
 

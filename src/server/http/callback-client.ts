@@ -75,8 +75,10 @@ export class CallbackClient extends WebDataClient {
     const crawlId = noted<CrawlIdResponse>("crawl", (a) => a.crawl_id);
     if (body.callback || !this.#callbacks) return super.crawl(body, opts).then(crawlId);
     return this.#submit(
-      (url) => super.crawl({ ...body, callback: { url, events: ["completed", "failed"] } }, opts),
+      (url, headers) =>
+        super.crawl({ ...body, callback: { url, headers, events: ["completed", "failed"] } }, opts),
       (answer) => answer.crawl_id,
+      { header: true },
     ).then(crawlId);
   }
 
@@ -92,15 +94,17 @@ export class CallbackClient extends WebDataClient {
     return super.templatesBatch(body, opts).then(batchId);
   }
 
+  /** `header`: the route carries callback headers, so the registration has a secret in them. */
   async #submit<T extends object>(
-    send: (url: string) => Promise<T>,
+    send: (url: string, headers: Record<string, string>) => Promise<T>,
     idOf: (answer: T) => string = (answer) => (answer as { task_id: string }).task_id,
+    options: { header?: boolean } = {},
   ): Promise<T> {
     const registry = this.#callbacks;
-    if (!registry) return send("");
-    const prepared: PreparedCallback = registry.prepare();
+    if (!registry) return send("", {});
+    const prepared: PreparedCallback = registry.prepare(options);
     try {
-      const answer = await send(prepared.url);
+      const answer = await send(prepared.url, prepared.headers);
       prepared.bind(idOf(answer));
       return answer;
     } catch (error) {

@@ -1,14 +1,21 @@
 /**
  * Webhook completion. With a public base URL, every async submission carries a callback URL
- * `${public}/callbacks/task/<token>?secret=<secret>`: the token names the registration (the task
- * id is not known before the API answers), the secret is per registration and checked in
- * constant time. A verified delivery wakes whoever waits on the task through `completion`, which
- * the waiting mechanism races against its polling — polling stays the fallback, so a lost
- * delivery only costs time. In a fleet (`share`), registrations are also kept in Redis and a
- * delivery that lands on another replica wakes the waiting one through pub/sub (`deliver`).
+ * `${public}/callbacks/task/<token>`: the token (32 random bytes) names the registration (the
+ * task id is not known before the API answers). Where the API lets us give the callback headers
+ * (crawl's `callback.headers`), a per-registration secret travels in `x-webdata-callback-secret`
+ * and is checked in constant time; the other routes take a bare `callback_url`, so their token
+ * is the only credential — and a delivery never says how the work ended, it only wakes the wait,
+ * which then reads the state from the API. No secret is ever in a URL. A verified delivery wakes
+ * whoever waits on the task through `completion`, which the waiting mechanism races against its
+ * polling — polling stays the fallback, so a lost delivery only costs time. In a fleet (`share`),
+ * registrations are also kept in Redis, named by the keyed hash of the token and holding only
+ * the keyed hash of the secret (the fleet's salt, as principals), and a delivery that lands on another replica wakes the waiting
+ * one through pub/sub (`deliver`).
  */
 import { randomBytes } from "node:crypto";
 import { CompletionWaiters } from "../../async/completion-waiters.js";
+import type { CredentialHash } from "../../principal.js";
+import { credentialHasher } from "./auth.js";
 import { safeEqual } from "./guard.js";
 
 /** What `waitFor` races against polling: settles when the task's callback has arrived. */
@@ -19,6 +26,8 @@ export interface TaskCompletion {
 /** A callback URL handed to one submission. */
 export interface PreparedCallback {
   url: string;
+  /** Headers the callback must carry (the secret), for an API field that takes them. */
+  headers: Record<string, string>;
   /** Ties the registration to the task id the API answered with. */
   bind(taskId: string): void;
   /** The submission failed: forget the registration. */
@@ -27,15 +36,17 @@ export interface PreparedCallback {
 
 /** A registration as other replicas see it. */
 export interface SharedRegistration {
-  secret: string;
+  /** The keyed hash of the secret; absent when the token alone is the credential. */
+  secretHash?: string;
   created: number;
   taskId?: string;
 }
 
 /** Where registrations are shared between replicas (Redis), and how deliveries are announced. */
 export interface CallbackShare {
-  save(token: string, registration: SharedRegistration, ttlMs: number): void;
-  load(token: string): Promise<SharedRegistration | undefined>;
+  /** `name` is the keyed hash of the token. */
+  save(name: string, registration: SharedRegistration, ttlMs: number): void;
+  load(name: string): Promise<SharedRegistration | undefined>;
   /** Tells every replica that `taskId`'s callback arrived. */
   publish(taskId: string): void;
 }
@@ -47,12 +58,14 @@ export interface CallbackRegistryOptions {
   ttlMs?: number;
   now?: () => number;
   share?: CallbackShare;
+  /** Names tokens and secrets in the share (the hash principals are made with). */
+  hash?: CredentialHash;
 }
 
 export type DeliveryResult = { status: 200 | 400 | 403 | 404; message: string };
 
 interface Entry {
-  secret: string;
+  secretHash?: string;
   created: number;
   taskId?: string;
   delivered: boolean;
@@ -60,6 +73,7 @@ interface Entry {
 }
 
 export const CALLBACK_PATH = "/callbacks/task/";
+export const CALLBACK_SECRET_HEADER = "x-webdata-callback-secret";
 const TOKEN_RE = /^[A-Za-z0-9_-]{16,64}$/;
 
 export class CallbackRegistry {
@@ -72,9 +86,11 @@ export class CallbackRegistry {
   #deliveries = 0;
   #completedElsewhere = 0;
   readonly #share: CallbackShare | undefined;
+  readonly #hash: CredentialHash;
 
   constructor(options: CallbackRegistryOptions) {
     this.#share = options.share;
+    this.#hash = options.hash ?? credentialHasher(randomBytes(32));
     this.#base = `${options.publicUrl.replace(/\/+$/, "")}${CALLBACK_PATH}`;
     this.#ttl = options.ttlMs ?? 6 * 60 * 60_000;
     this.#now = options.now ?? Date.now;
@@ -98,24 +114,27 @@ export class CallbackRegistry {
     return this.#byToken.size;
   }
 
-  prepare(): PreparedCallback {
+  /** A registration; with `header`, deliveries must carry the secret header it returns. */
+  prepare(options: { header?: boolean } = {}): PreparedCallback {
     this.sweep();
-    const token = randomBytes(18).toString("base64url");
+    const token = randomBytes(32).toString("base64url");
+    const secret = options.header ? randomBytes(24).toString("base64url") : undefined;
     const entry: Entry = {
-      secret: randomBytes(24).toString("base64url"),
+      ...(secret !== undefined ? { secretHash: this.#hash(secret) } : {}),
       created: this.#now(),
       delivered: false,
     };
     this.#byToken.set(token, entry);
     const save = () =>
       this.#share?.save(
-        token,
-        { secret: entry.secret, created: entry.created, taskId: entry.taskId },
+        this.#hash(token),
+        { secretHash: entry.secretHash, created: entry.created, taskId: entry.taskId },
         this.#ttl,
       );
     save();
     return {
-      url: `${this.#base}${token}?secret=${entry.secret}`,
+      url: `${this.#base}${token}`,
+      headers: secret !== undefined ? { [CALLBACK_SECRET_HEADER]: secret } : {},
       bind: (taskId) => {
         if (entry.taskId !== undefined || !this.#byToken.has(token)) return;
         entry.taskId = taskId;
@@ -130,11 +149,12 @@ export class CallbackRegistry {
   /** Settles when the task's callback has arrived (here or, in a fleet, on another replica). */
   readonly completion: TaskCompletion = this.#waiters;
 
-  /** Handles one delivery for `token`; `secret` from the query string. */
+  /** Handles one delivery for `token`; `secret` from the secret header. */
   receive(token: string, secret: string | undefined, body: unknown): DeliveryResult {
     const entry = TOKEN_RE.test(token) ? this.#byToken.get(token) : undefined;
     if (!entry || this.#expired(entry)) return { status: 404, message: "unknown callback" };
-    if (!secret || !safeEqual(secret, entry.secret)) return { status: 403, message: "bad callback secret" };
+    if (entry.secretHash !== undefined && (!secret || !safeEqual(this.#hash(secret), entry.secretHash)))
+      return { status: 403, message: "bad callback secret" };
     const task = (body as { task?: { id?: unknown; state?: unknown } } | null)?.task;
     const bodyId = typeof task?.id === "string" ? task.id : undefined;
     if (entry.taskId !== undefined && bodyId !== undefined && bodyId !== entry.taskId) {
@@ -157,9 +177,9 @@ export class CallbackRegistry {
    */
   async deliver(token: string, secret: string | undefined, body: unknown): Promise<DeliveryResult> {
     if (this.#share && TOKEN_RE.test(token) && !this.#byToken.has(token)) {
-      const saved = await this.#share.load(token);
+      const saved = await this.#share.load(this.#hash(token));
       if (saved && !this.#byToken.has(token)) {
-        const entry: Entry = { secret: saved.secret, created: saved.created, delivered: false };
+        const entry: Entry = { secretHash: saved.secretHash, created: saved.created, delivered: false };
         this.#byToken.set(token, entry);
         if (saved.taskId !== undefined && !this.#byTask.has(saved.taskId)) {
           entry.taskId = saved.taskId;

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { type SharedRateStore, useSharedRateStore } from "../../api/rate-limiter.js";
+import { credentialHasher } from "./auth.js";
 import type { CallbackShare, SharedRegistration } from "./callbacks.js";
 import { connectShared, PREFIX, type Shared } from "./redis.js";
 import { RedisEvents } from "./redis-events.js";
@@ -41,9 +42,8 @@ if tonumber(ARGV[1]) > nb then
 end
 return 1`;
 
-const limiterKey = (id: string) => `${PREFIX}rl:${id}`;
 const CALLBACKS = `${PREFIX}callbacks`;
-const callbackKey = (token: string) => `${PREFIX}cb:${token}`;
+const callbackKey = (name: string) => `${PREFIX}cb:${name}`;
 
 export interface Fleet {
   shared: Shared;
@@ -67,6 +67,10 @@ export async function joinFleet(
 ): Promise<Fleet> {
   const shared = await connectShared(url, log);
   const { redis } = shared;
+  const salt = await fleetSalt(shared);
+  // The limiter's id is a plain hash of the API key: Redis names it by the keyed hash instead.
+  const keyed = credentialHasher(salt);
+  const limiterKey = (id: string) => `${PREFIX}rl:${keyed(id)}`;
   const limiter: SharedRateStore = {
     async reserve(key, rate, burst) {
       try {
@@ -82,13 +86,12 @@ export async function joinFleet(
     },
   };
   useSharedRateStore(limiter);
-  const salt = await fleetSalt(shared);
   const callbackShare: CallbackShare = {
-    save(token, registration, ttlMs) {
-      redis.set(callbackKey(token), JSON.stringify(registration), "PX", ttlMs).catch(() => {});
+    save(name, registration, ttlMs) {
+      redis.set(callbackKey(name), JSON.stringify(registration), "PX", ttlMs).catch(() => {});
     },
-    async load(token) {
-      const raw = await redis.get(callbackKey(token));
+    async load(name) {
+      const raw = await redis.get(callbackKey(name));
       return raw === null ? undefined : (JSON.parse(raw) as SharedRegistration);
     },
     publish(taskId) {
