@@ -63,7 +63,7 @@ export const RateLimitErrorBodySchema = z.looseObject({
   }),
 });
 
-/** Body of 400/401/402/404/500 errors (not shown in the spec; our choice, see README Assumptions). */
+/** Body of 400/401/402/404/500 errors (not shown in the spec; our choice, see docs/assumptions.md). */
 export const GenericErrorBodySchema = z.looseObject({
   error: z.looseObject({ code: z.string(), message: z.string() }),
 });
