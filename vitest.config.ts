@@ -15,7 +15,8 @@ export default defineConfig({
     // Console output of passing tests is dropped; a failing test's is shown with it.
     silent: "passed-only",
     setupFiles: ["test/setup/quiet-output.ts"],
-    // The runner's lines, then the ten slowest files.
+    // The runner's lines (one per file, no per-test timing lines), then the ten slowest files.
+    slowTestThreshold: 60_000,
     reporters: ["default", "./test/setup/slowest-files.ts"],
   },
 });

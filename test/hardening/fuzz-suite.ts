@@ -1,12 +1,13 @@
 /**
- * Property-based fuzzing of every tool's arguments through a real MCP client and one built stdio
- * server (reused across all runs). Arbitraries come from each tool's JSON input schema as
- * `tools/list` shows it. Invalid inputs must end in a clear `isError` and send nothing to the API;
- * valid inputs must end in a result or an error with a code. Every call has a timeout (a hang
- * fails the run), and afterwards the process must still answer `ping` with no unhandled
- * rejection or stack trace on stderr and no part of the key anywhere.
+ * Property-based fuzzing of every tool's arguments through a real MCP client and a built stdio
+ * server (one per test file, reused across all its runs). Arbitraries come from each tool's JSON
+ * input schema as `tools/list` shows it. Invalid inputs must end in a clear `isError` and send
+ * nothing to the API; valid inputs must end in a result or an error with a code. Every call has a
+ * timeout (a hang fails the run), and afterwards the process must still answer `ping` with no
+ * unhandled rejection or stack trace on stderr and no part of the key anywhere.
  *
  * Counts scale with FUZZ_SCALE (default 1): per tool 1,600 invalid and 120 valid inputs.
+ * The files: fuzz-invalid.test.ts, fuzz-valid-a.test.ts, fuzz-valid-b.test.ts.
  */
 import { ErrorCode, type McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
@@ -18,15 +19,14 @@ import type { ToolCall } from "../helpers/mcp.js";
 import { invalidInput, type JsonSchema, validInput } from "./arbitraries.js";
 import { crashLines, errorCodeOf, type Hardened, harden, secretLeaks, textOf } from "./harness.js";
 
+export const FUZZED_TOOLS = ALL_TOOLS.map((t) => t.name);
+
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const INVALID_BATCH = 20;
 const INVALID_RUNS = Math.max(1, Math.round(80 * SCALE)); // × 20 inputs
 const VALID_BATCH = 8;
 const VALID_RUNS = Math.max(1, Math.round(15 * SCALE)); // × 8 inputs
 const WAIT_MS = 1500;
-
-/** Every registry tool (the server runs with all toolsets on): a new tool is fuzzed with no edit here. */
-const TOOLS = ALL_TOOLS.map((t) => t.name);
 
 /**
  * What a generated valid input must never produce: our own argument refusal, the SDK's input or
@@ -51,54 +51,64 @@ const CODES = new Set([
   "task_failed",
 ]);
 
+/** Module state of the one file that imports this (each test file has its own). */
 let h: Hardened;
 let schemas: Map<string, JsonSchema>;
 let hints: Record<string, fc.Arbitrary<unknown>>;
 let calls = 0;
 
-beforeAll(async () => {
-  h = await harden({ waitMs: WAIT_MS });
-  const listed: Tool[] = (await h.server.client.listTools()).tools;
-  schemas = new Map(listed.map((t) => [t.name, t.inputSchema as JsonSchema]));
+function hooks(): void {
+  beforeAll(async () => {
+    h = await harden({ waitMs: WAIT_MS });
+    const listed: Tool[] = (await h.server.client.listTools()).tools;
+    schemas = new Map(listed.map((t) => [t.name, t.inputSchema as JsonSchema]));
 
-  // Realistic values for some members, mixed with the schema-derived ones.
-  const agents = await h.call("list_agents", { limit: 200 });
-  const agentNames = ((agents.structuredContent?.agents ?? []) as Array<{ name: string }>).map((a) => a.name);
-  const extract = await h.call("extract_page", { url: `${h.sandbox.siteUrl}/about`, render: true });
-  const taskId = String(extract.structuredContent?.task_id ?? "unknown-task");
-  const site = ["/", "/about", "/shop", "/blog", "/docs", "/sitemap"].map((p) => `${h.sandbox.siteUrl}${p}`);
-  const mix = (a: fc.Arbitrary<unknown>, b: fc.Arbitrary<unknown>) => fc.oneof(a, b);
-  hints = {
-    url: mix(fc.constantFrom(...site), fc.webUrl({ withQueryParameters: true })),
-    agent: mix(fc.constantFrom(...(agentNames.length ? agentNames : ["none"])), fc.string({ minLength: 1 })),
-    template: fc.constantFrom("ecommerce_product", "serp_listing", "news_article", "job_posting", "nope"),
-    task_id: mix(fc.constant(taskId), fc.uuid()),
-    job_id: fc.constantFrom("job_daily_prices", "job_weekly_reviews", "job_hourly_news", "job_missing"),
-    domains: fc.array(fc.domain(), { minLength: 1, maxLength: 5 }),
-    query: mix(
-      fc.constantFrom("hiking boots", "trail running"),
-      fc.string({ unit: "grapheme", minLength: 1 }),
-    ),
-  };
-}, 60_000);
+    // Realistic values for some members, mixed with the schema-derived ones.
+    const agents = await h.call("list_agents", { limit: 200 });
+    const agentNames = ((agents.structuredContent?.agents ?? []) as Array<{ name: string }>).map(
+      (a) => a.name,
+    );
+    const extract = await h.call("extract_page", { url: `${h.sandbox.siteUrl}/about`, render: true });
+    const taskId = String(extract.structuredContent?.task_id ?? "unknown-task");
+    const site = ["/", "/about", "/shop", "/blog", "/docs", "/sitemap"].map(
+      (p) => `${h.sandbox.siteUrl}${p}`,
+    );
+    const mix = (a: fc.Arbitrary<unknown>, b: fc.Arbitrary<unknown>) => fc.oneof(a, b);
+    hints = {
+      url: mix(fc.constantFrom(...site), fc.webUrl({ withQueryParameters: true })),
+      agent: mix(
+        fc.constantFrom(...(agentNames.length ? agentNames : ["none"])),
+        fc.string({ minLength: 1 }),
+      ),
+      template: fc.constantFrom("ecommerce_product", "serp_listing", "news_article", "job_posting", "nope"),
+      task_id: mix(fc.constant(taskId), fc.uuid()),
+      job_id: fc.constantFrom("job_daily_prices", "job_weekly_reviews", "job_hourly_news", "job_missing"),
+      domains: fc.array(fc.domain(), { minLength: 1, maxLength: 5 }),
+      query: mix(
+        fc.constantFrom("hiking boots", "trail running"),
+        fc.string({ unit: "grapheme", minLength: 1 }),
+      ),
+    };
+  }, 60_000);
 
-afterAll(async () => {
-  if (!h) return;
-  try {
-    // Still serving after everything: ping, a normal call, and nothing alarming on stderr.
-    expect(h.alive()).toBe(true);
-    await h.server.client.ping();
-    const ok = await h.call("check_domain_health", { domains: ["example.com"] });
-    expect(ok.isError).toBeFalsy();
-    expect(crashLines(h.server.stderr())).toEqual([]);
-    const all = h.captured();
-    expect(secretLeaks(all, h.key)).toEqual([]);
-    expect(secretLeaks(all, h.legacyAuth)).toEqual([]);
-    process.stderr.write(`fuzz: ${calls} tool calls\n`);
-  } finally {
-    await h.close();
-  }
-}, 60_000);
+  afterAll(async () => {
+    if (!h) return;
+    try {
+      // Still serving after everything: ping, a normal call, and nothing alarming on stderr.
+      expect(h.alive()).toBe(true);
+      await h.server.client.ping();
+      const ok = await h.call("check_domain_health", { domains: ["example.com"] });
+      expect(ok.isError).toBeFalsy();
+      expect(crashLines(h.server.stderr())).toEqual([]);
+      const all = h.captured();
+      expect(secretLeaks(all, h.key)).toEqual([]);
+      expect(secretLeaks(all, h.legacyAuth)).toEqual([]);
+      process.stderr.write(`fuzz: ${calls} tool calls\n`);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+}
 
 const show = (v: unknown) => {
   const s = JSON.stringify(v);
@@ -110,7 +120,7 @@ async function callCounted(name: string, args: unknown): Promise<ToolCall> {
   return h.call(name, args);
 }
 
-describe("fuzzing every tool's arguments", () => {
+function invalidChecks(tools: readonly string[]): void {
   it("the guard on valid inputs matches a bug's error text and passes an upstream error's", () => {
     expect(textOf(errorResult(new Error("boom")))).toMatch(NOT_A_CLEAN_ANSWER);
     const upstream = new ApiError({ code: "upstream_error", status: 502, message: "bad gateway" });
@@ -118,10 +128,10 @@ describe("fuzzing every tool's arguments", () => {
   });
 
   it("covers every tool the server lists", () => {
-    expect([...schemas.keys()].sort()).toEqual([...TOOLS].sort());
+    expect([...schemas.keys()].sort()).toEqual([...FUZZED_TOOLS].sort());
   });
 
-  it.each(TOOLS)(
+  it.each(tools)(
     "%s rejects every generated invalid input with a clear error and sends nothing upstream",
     async (tool) => {
       const schema = schemas.get(tool)!;
@@ -174,8 +184,10 @@ describe("fuzzing every tool's arguments", () => {
     expect(unknown?.message).toMatch(/Unknown tool "no_such_tool". Call tools\/list/);
     await h.server.client.ping();
   });
+}
 
-  it.each(TOOLS)(
+function validChecks(tools: readonly string[]): void {
+  it.each(tools)(
     "%s answers every generated valid input with a result or an error that has a code",
     async (tool) => {
       const schema = schemas.get(tool)!;
@@ -200,4 +212,17 @@ describe("fuzzing every tool's arguments", () => {
     },
     120_000,
   );
-});
+}
+
+/**
+ * One fuzzing file's tests: its own sandbox and built server (see harness.ts), the checks of
+ * `part` for `tools`; the "invalid" part also checks the guard, the tool coverage and non-object
+ * arguments. The parts are split over files so they run in parallel workers.
+ */
+export function fuzzSuite(part: "invalid" | "valid", tools: readonly string[]): void {
+  hooks();
+  describe(`fuzzing tools' arguments (${part})`, () => {
+    if (part === "invalid") invalidChecks(tools);
+    else validChecks(tools);
+  });
+}
