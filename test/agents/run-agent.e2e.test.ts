@@ -176,8 +176,9 @@ describe("list_agents", () => {
 
 describe("run_agent past the wait limit", () => {
   it("run_agent(pages, slow tasks): a pending handle with every page's task and the get_task call", async () => {
-    const slow = await spawnAgainst(sandbox, { WEBDATA_WAIT_MS: "300" });
-    sandbox.configure({ taskLatencyMs: 5_000 });
+    // The wait covers the submissions too: enough for them on a loaded machine, far less than the work.
+    const slow = await spawnAgainst(sandbox, { WEBDATA_WAIT_MS: "1500" });
+    sandbox.configure({ taskLatencyMs: 60_000 });
     try {
       const r = await call(slow, "run_agent", {
         agent: "ecommerce_search_listing",

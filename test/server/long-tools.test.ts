@@ -80,7 +80,9 @@ describe("cancellation", () => {
 describe("deadline", () => {
   let short: StdioServer;
   beforeAll(async () => {
-    short = await spawnAgainst(sandbox, { WEBDATA_WAIT_MS: "300" });
+    // The wait also covers the submission, so it leaves a loaded machine time for that; the
+    // work takes longer than the wait.
+    short = await spawnAgainst(sandbox, { WEBDATA_WAIT_MS: "1500" });
   });
   afterAll(async () => short?.close());
 
@@ -90,7 +92,7 @@ describe("deadline", () => {
     ["extract_batch", { inputs: [{ url: "https://example.com/a" }] }, "batch_id"],
     ["crawl_site", { url: "https://example.com/", limit: 3 }, "crawl_id"],
   ])("%s returns a resumable handle, and get_task then returns the result", async (name, args, field) => {
-    sandbox.configure({ taskLatencyMs: 1500, crawlPageMs: 600 });
+    sandbox.configure({ taskLatencyMs: 4_000, crawlPageMs: 1_500 });
     const r = await call(short, name, args);
     expect(r.isError).toBeFalsy();
     const handle = r.structuredContent;

@@ -14,5 +14,11 @@ const through =
     return true;
   };
 
-process.stdout.write = through((t) => console.log(t)) as typeof process.stdout.write;
-process.stderr.write = through((t) => console.error(t)) as typeof process.stderr.write;
+// Once per worker: with `isolate: false` a worker runs this again for each of its files.
+const QUIETED = Symbol.for("web-data-mcp.test.quiet-output");
+const marked = globalThis as { [QUIETED]?: true };
+if (!marked[QUIETED]) {
+  marked[QUIETED] = true;
+  process.stdout.write = through((t) => console.log(t)) as typeof process.stdout.write;
+  process.stderr.write = through((t) => console.error(t)) as typeof process.stderr.write;
+}
