@@ -1,5 +1,5 @@
 // The folder-level import graph of src/ and its check: folders stack one way,
-//   config, toolsets, logger, delegating-transport (readable by all, importing none)
+//   config, toolsets, logger, delegating-transport, clock (readable by all, importing none)
 //     ← api ← async ← agents ← sandbox ← tools ← telemetry ← server ← cli
 // and no import may point up the stack. `node scripts/layers.mjs` prints every folder's imports
 // (the picture AGENTS.md asks for) and exits 1 on an upward arrow; test/layers.test.ts runs it too.
@@ -14,6 +14,7 @@ export const LEVELS = {
   toolsets: 0,
   logger: 0,
   "delegating-transport": 0,
+  clock: 0,
   principal: 0,
   config: 0.5,
   api: 1,

@@ -1,25 +1,16 @@
 /** Abort helpers shared by the client and the waiting mechanism. */
 import { setMaxListeners } from "node:events";
+import { type Clock, realClock } from "../clock.js";
 import { ApiError } from "./errors.js";
 
 export function abortedError(what = "the request"): ApiError {
   return new ApiError({ code: "aborted", message: `${what} was cancelled before it finished` });
 }
 
-/** Resolves after `ms`, or rejects with an `aborted` ApiError as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortedError("the wait"));
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortedError("the wait"));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+/** Resolves after `ms` of `clock`, or rejects with an `aborted` ApiError as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal, clock: Clock = realClock): Promise<void> {
+  return clock.sleep(ms, signal).catch(() => {
+    throw abortedError("the wait");
   });
 }
 

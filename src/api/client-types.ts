@@ -2,6 +2,7 @@
 
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
+import type { Clock } from "../clock.js";
 import type { GenerationSetting } from "../config.js";
 import type { Timeouts } from "./http.js";
 import type { ApiObserver } from "./observer.js";
@@ -44,6 +45,8 @@ export interface WebDataClientOptions {
   observer?: ApiObserver;
   /** Which API generation to speak (generations.ts): `auto` (default), 2 or 1. */
   generation?: GenerationSetting;
+  /** The time of retry backoffs and of waits on work (`waitFor`); default real time (tests drive their own). */
+  clock?: Clock;
   /** Where the one-line notes go (a route falling back to generation 1); default stderr. */
   log?: (message: string) => void;
 }

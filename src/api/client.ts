@@ -6,6 +6,7 @@
 
 import type { Dispatcher } from "undici";
 import { z } from "zod";
+import { type Clock, realClock } from "../clock.js";
 import { DEFAULT_MAX_RPS } from "../config.js";
 import type {
   AgentBatchRequest,
@@ -98,6 +99,8 @@ export class WebDataClient {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   #closed = false;
+  /** The time of this client's retries and of the waits on its work (`waitFor`). */
+  readonly clock: Clock;
 
   constructor(options: WebDataClientOptions) {
     if (!options.apiKey) {
@@ -115,6 +118,7 @@ export class WebDataClient {
       this.#basic = `Basic ${encoded}`;
     }
     const maxRps = options.maxRps ?? DEFAULT_MAX_RPS;
+    this.clock = options.clock ?? realClock;
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? createDispatcher({ ...DEFAULT_TIMEOUTS, ...options.timeouts });
     this.#generations = new GenerationRouter(
@@ -124,7 +128,7 @@ export class WebDataClient {
     );
     this.#executor = new Executor({
       dispatcher: this.#dispatcher,
-      limiter: sharedLimiter(options.apiKey, this.#base.origin, maxRps),
+      limiter: sharedLimiter(options.apiKey, this.#base.origin, maxRps, this.clock),
       redactor,
       retry: {
         ...DEFAULT_RETRY,
@@ -133,6 +137,7 @@ export class WebDataClient {
       },
       userAgent: options.userAgent ?? "web-data-mcp/0.1.0",
       observer: options.observer,
+      clock: this.clock,
     });
   }
 

@@ -2,8 +2,10 @@
  * Runs one API call: rate limiter → HTTP send → status/transport classification → retries
  * (see retry.ts) → JSON parse → zod validation. Every failure becomes a redacted `ApiError`.
  */
+
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
+import type { Clock } from "../clock.js";
 import { linkSignals, sleep } from "./abort.js";
 import {
   errorFromAbort,
@@ -39,6 +41,7 @@ export interface ExecutorDeps {
   retry: RetryOptions;
   userAgent: string;
   observer?: ApiObserver;
+  clock: Clock;
 }
 
 function intHeader(res: HttpResponse, name: string): number | undefined {
@@ -107,8 +110,8 @@ export class Executor {
     body: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<T> {
-    const { limiter, dispatcher } = this.#deps;
-    const started = Date.now();
+    const { limiter, dispatcher, clock } = this.#deps;
+    const started = clock.now();
     // Cancelled or out of time: `sent` says whether the attempt in flight had reached the server.
     const stopped = (sent: boolean) =>
       this.error(errorFromAbort(signal?.reason, label, spec.kind === "submission" && sent, spec.timeoutMs));
@@ -119,11 +122,11 @@ export class Executor {
     // Waits are reported once over, with their start and end (no-ops without an observer).
     const wait = async (reason: WaitInfo["reason"], attempt: number, run: () => Promise<void>) => {
       if (!observer) return run();
-      const startMs = Date.now();
+      const startMs = clock.now();
       try {
         await run();
       } finally {
-        const endMs = Date.now();
+        const endMs = clock.now();
         if (reason !== "limiter" || endMs > startMs) {
           observer.waited({ reason, method: spec.method, url: spec.url, attempt, startMs, endMs });
         }
@@ -155,7 +158,7 @@ export class Executor {
         if (!decision.retry) {
           throw this.error(errorFromTransport(err, label, attempt, decision.maybeAccepted));
         }
-        await wait("backoff", attempt + 1, () => sleep(decision.delayMs, signal)).catch(() => {
+        await wait("backoff", attempt + 1, () => sleep(decision.delayMs, signal, clock)).catch(() => {
           throw stopped(false);
         });
         continue;
@@ -193,7 +196,7 @@ export class Executor {
         );
       }
       const reason = response.status === 429 ? "rate_limit" : "backoff";
-      await wait(reason, attempt + 1, () => sleep(decision.delayMs, signal)).catch(() => {
+      await wait(reason, attempt + 1, () => sleep(decision.delayMs, signal, clock)).catch(() => {
         throw stopped(false);
       });
     }
@@ -206,7 +209,7 @@ export class Executor {
     started: number,
     retry: RetryOptions,
   ): Decision {
-    const now = Date.now();
+    const now = this.#deps.clock.now();
     return decide(kind, failure, { attempt, elapsedMs: now - started, options: retry, now });
   }
 

@@ -13,7 +13,8 @@
  *   The process keeps at most `MAX_LIMITERS` limiters, idle ones dropped first.
  */
 import { createHash } from "node:crypto";
-import { abortedError } from "./abort.js";
+import { type Clock, realClock } from "../clock.js";
+import { abortedError, sleep } from "./abort.js";
 
 export interface RateLimitHeaders {
   limit?: number;
@@ -56,9 +57,10 @@ export class RateLimiter {
   readonly id: string;
   #configuredRate: number;
   #rate: number;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   #queue: Waiter[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  /** Cancels the pending wake-up of the queue (one at a time, at `#timerAt`). */
+  #timer: AbortController | undefined;
   #timerAt = 0;
   /** GCRA theoretical arrival time of the next request. */
   #tat = 0;
@@ -71,12 +73,12 @@ export class RateLimiter {
   #serverResetMs = 0;
   #serverRemaining = Number.POSITIVE_INFINITY;
 
-  constructor(ratePerSecond: number, options: { now?: () => number; id?: string } = {}) {
+  constructor(ratePerSecond: number, options: { clock?: Clock; id?: string } = {}) {
     if (!(ratePerSecond > 0)) throw new RangeError("rate must be a positive number of requests per second");
     this.id = options.id ?? "";
     this.#configuredRate = ratePerSecond;
     this.#rate = ratePerSecond;
-    this.#now = options.now ?? Date.now;
+    this.#clock = options.clock ?? realClock;
   }
 
   get rate(): number {
@@ -92,7 +94,7 @@ export class RateLimiter {
 
   /** True when nothing waits and the bucket is full again (safe to drop). */
   get idle(): boolean {
-    return this.#queue.length === 0 && this.#tat <= this.#now() && this.#notBefore <= this.#now();
+    return this.#queue.length === 0 && this.#tat <= this.#clock.now() && this.#notBefore <= this.#clock.now();
   }
 
   /** Resolves when a request may start; rejects with an `aborted` ApiError if `signal` aborts first. */
@@ -102,7 +104,7 @@ export class RateLimiter {
     if (!shared || !this.id) return;
     const burst = Math.max(1, Math.floor(this.#rate * BURST_FRACTION));
     const waitMs = await shared.reserve(this.id, this.#rate, burst);
-    if (waitMs > 0) await sleep(waitMs, signal);
+    if (waitMs > 0) await sleep(waitMs, signal, this.#clock).catch(() => Promise.reject(abortedError()));
   }
 
   #acquireLocal(signal?: AbortSignal): Promise<void> {
@@ -124,7 +126,7 @@ export class RateLimiter {
 
   /** Holds every request for `ms` (after a 429). */
   pauseFor(ms: number): void {
-    this.#notBefore = Math.max(this.#notBefore, this.#now() + Math.min(ms, MAX_PAUSE_MS));
+    this.#notBefore = Math.max(this.#notBefore, this.#clock.now() + Math.min(ms, MAX_PAUSE_MS));
     if (this.id) sharedStore?.hold(this.id, this.#notBefore);
   }
 
@@ -133,7 +135,7 @@ export class RateLimiter {
     const { limit, remaining, resetEpochSec } = headers;
     if (limit !== undefined && limit > 0) this.#rate = Math.min(this.#configuredRate, limit);
     if (remaining === undefined || resetEpochSec === undefined) return;
-    const now = this.#now();
+    const now = this.#clock.now();
     const resetMs = resetEpochSec * 1000;
     if (resetMs <= now || resetMs - now > MAX_PAUSE_MS) return;
     // Responses arrive out of order: for one reset time the smallest remaining count is the truest.
@@ -170,7 +172,7 @@ export class RateLimiter {
 
   #pump(): void {
     while (this.#queue.length > 0) {
-      const now = this.#now();
+      const now = this.#clock.now();
       const slot = this.#nextSlot(now);
       if (slot > now) {
         this.#schedule(slot, now);
@@ -186,31 +188,18 @@ export class RateLimiter {
 
   #schedule(at: number, now: number): void {
     if (this.#timer && this.#timerAt <= at) return;
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer?.abort();
+    const timer = new AbortController();
+    this.#timer = timer;
     this.#timerAt = at;
-    this.#timer = setTimeout(
+    this.#clock.sleep(Math.max(1, Math.ceil(at - now)), timer.signal).then(
       () => {
-        this.#timer = undefined;
+        if (this.#timer === timer) this.#timer = undefined;
         this.#pump();
       },
-      Math.max(1, Math.ceil(at - now)),
+      () => {},
     );
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }
-    function onAbort() {
-      clearTimeout(timer);
-      reject(abortedError());
-    }
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** Limiters kept per process; past this the least recently used idle ones are dropped. */
@@ -223,15 +212,26 @@ export function limiterCount(): number {
   return limiters.size;
 }
 
-/** The limiter shared by every client of this process using the same API key against the same origin. */
-export function sharedLimiter(apiKey: string, origin: string, ratePerSecond: number): RateLimiter {
+/**
+ * The limiter shared by every client of this process using the same API key against the same
+ * origin; a new one runs on `clock` (the first client's).
+ */
+export function sharedLimiter(
+  apiKey: string,
+  origin: string,
+  ratePerSecond: number,
+  clock: Clock = realClock,
+): RateLimiter {
   const id = `${createHash("sha256").update(apiKey).digest("hex")} ${origin}`;
   let limiter = limiters.get(id);
   if (limiter) {
     limiters.delete(id);
     limiter.lowerRate(ratePerSecond);
   } else {
-    limiter = new RateLimiter(ratePerSecond, { id: createHash("sha256").update(id).digest("base64url") });
+    limiter = new RateLimiter(ratePerSecond, {
+      id: createHash("sha256").update(id).digest("base64url"),
+      clock,
+    });
     for (const [old, held] of limiters) {
       if (limiters.size < MAX_LIMITERS) break;
       if (held.idle) limiters.delete(old);

@@ -8,6 +8,7 @@ import { abortedError } from "../api/abort.js";
 import type { WebDataClient } from "../api/client.js";
 import { isTimeoutReason } from "../api/error-factory.js";
 import { ApiError, type ErrorCode } from "../api/errors.js";
+import { type Clock, realClock } from "../clock.js";
 import { DEFAULT_WAIT_MS } from "../config.js";
 import { type Progress, ProgressTracker } from "./progress.js";
 import { firstPollDelayMs, nextPollDelayMs } from "./schedule.js";
@@ -27,6 +28,8 @@ export interface WaitOptions {
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void | Promise<void>;
   completion?: Completion;
+  /** The time the wait's pauses and deadline run on; default the client's clock. */
+  clock?: Clock;
 }
 
 export type WaitOutcome =
@@ -49,8 +52,6 @@ export type WaitOutcome =
       lastError?: string;
     };
 
-/** setTimeout's largest delay (about 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
 /** A poll is not started when less than this is left before the deadline. */
 const MIN_POLL_WINDOW_MS = 25;
 /** Errors that polling again cannot fix. */
@@ -72,19 +73,21 @@ export function defaultWaitMs(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /** Resolves after `ms`, when `wake` settles, or when `signal` aborts — whichever is first. */
-function pause(ms: number, signal: AbortSignal, wake?: Promise<unknown>): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    wake?.then(done, done);
-  });
+async function pause(clock: Clock, ms: number, signal: AbortSignal, wake?: Promise<unknown>): Promise<void> {
+  if (ms <= 0 || signal.aborted) return;
+  const over = new AbortController();
+  const onAbort = () => over.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const slept = clock.sleep(ms, over.signal).catch(() => {});
+    await (wake ? Promise.race([slept, wake.then(noop, noop)]) : slept);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    over.abort();
+  }
 }
+
+const noop = () => {};
 
 export async function waitFor(
   client: WebDataClient,
@@ -93,7 +96,8 @@ export async function waitFor(
 ): Promise<WaitOutcome> {
   const { signal: userSignal, completion, onProgress } = options;
   const what = `waiting for ${target.kind} ${target.id}`;
-  const started = Date.now();
+  const clock = options.clock ?? client.clock ?? realClock;
+  const started = clock.now();
   const deadlineMs = options.deadlineMs ?? defaultWaitMs();
   const deadlineAt = started + deadlineMs;
   const poll = POLLERS[target.kind];
@@ -101,7 +105,10 @@ export async function waitFor(
 
   // `stop` ends everything this wait started: at the deadline, on cancel, and when it returns.
   const stop = new AbortController();
-  const deadlineTimer = setTimeout(() => stop.abort(), Math.min(deadlineMs, MAX_TIMER_MS));
+  clock.sleep(deadlineMs, stop.signal).then(
+    () => stop.abort(),
+    () => {},
+  );
   const onUserAbort = () => stop.abort();
   userSignal?.addEventListener("abort", onUserAbort, { once: true });
   if (userSignal?.aborted) stop.abort();
@@ -134,7 +141,7 @@ export async function waitFor(
     target,
     state: reading?.state ?? "unknown",
     ...(reading ? { record: reading.record } : {}),
-    elapsedMs: Date.now() - started,
+    elapsedMs: clock.now() - started,
     ...(lastError ? { lastError: lastError.message } : {}),
   });
 
@@ -143,7 +150,7 @@ export async function waitFor(
     let withCallback = completion !== undefined;
     let delay = firstPollDelayMs(target.kind, withCallback);
     for (;;) {
-      if (!notified) await pause(Math.min(delay, deadlineAt - Date.now()), stop.signal, notification);
+      if (!notified) await pause(clock, Math.min(delay, deadlineAt - clock.now()), stop.signal, notification);
       if (notified) {
         // One immediate poll for the notification; if the work is somehow not over, poll as usual.
         notified = false;
@@ -151,7 +158,7 @@ export async function waitFor(
         withCallback = false;
       }
       if (cancelled()) throw abortedError(what);
-      if (stop.signal.aborted || deadlineAt - Date.now() < MIN_POLL_WINDOW_MS) return pending();
+      if (stop.signal.aborted || deadlineAt - clock.now() < MIN_POLL_WINDOW_MS) return pending();
 
       try {
         reading = await poll(client, target.id, stop.signal);
@@ -165,7 +172,7 @@ export async function waitFor(
         lastError = error;
       }
 
-      const elapsedMs = Date.now() - started;
+      const elapsedMs = clock.now() - started;
       const final = reading?.end !== undefined;
       const message =
         reading && !lastError
@@ -193,7 +200,6 @@ export async function waitFor(
       delay = nextPollDelayMs(target.kind, elapsedMs, withCallback);
     }
   } finally {
-    clearTimeout(deadlineTimer);
     userSignal?.removeEventListener("abort", onUserAbort);
     stop.abort();
   }

@@ -1,11 +1,23 @@
-/** Retries, 429 waits, resets and timeouts against a scripted local server. */
+/**
+ * Retries, 429 waits, resets and timeouts against a scripted local server. Backoffs and rate-limit
+ * waits run on a manual clock that jumps when the client waits; call time limits are real.
+ */
 import { afterEach, describe, expect, it } from "vitest";
 import { WebDataClient, type WebDataClientOptions } from "../../src/api/client.js";
 import { ApiError } from "../../src/api/errors.js";
-import { closedPort, type FakeServer, type Handler, json, startFakeServer, TASK } from "./fake-server.js";
+import { ManualClock } from "../helpers/clock.js";
+import {
+  closedPort,
+  type FakeServer,
+  type Handler,
+  json,
+  startFakeServer,
+  TASK,
+} from "../helpers/fake-upstream.js";
 
 let server: FakeServer | undefined;
 let client: WebDataClient | undefined;
+let clock: ManualClock;
 
 afterEach(async () => {
   await client?.close();
@@ -14,9 +26,15 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function setup(handler: Handler, options: Partial<WebDataClientOptions> = {}) {
+async function setup(handler: Handler, options: Partial<WebDataClientOptions> = {}, auto = true) {
   server = await startFakeServer(handler);
-  client = new WebDataClient({ baseUrl: server.url, apiKey: `retry-key-${Math.random()}`, ...options });
+  clock = new ManualClock({ auto });
+  client = new WebDataClient({
+    baseUrl: server.url,
+    apiKey: `retry-key-${Math.random()}`,
+    clock,
+    ...options,
+  });
   return { server, client };
 }
 
@@ -39,17 +57,19 @@ const rateLimited = (retryAfter: number) => ({
 
 describe("429", () => {
   it("waits the retry_after the body asks for, even with a later X-RateLimit-Reset", async () => {
-    const farReset = String(Math.ceil(Date.now() / 1000) + 120);
+    const farReset = String(Math.ceil(Date.UTC(2026, 0, 1) / 1000) + 120);
     const { server, client } = await setup((_req, res, i) =>
       i === 0
         ? json(res, 429, rateLimited(1), { "x-ratelimit-reset": farReset, "x-ratelimit-remaining": "0" })
         : json(res, 200, { task: TASK }),
     );
+    const start = clock.now();
     await expect(client.getTask(TASK.id)).resolves.toMatchObject({ task: { id: TASK.id } });
     expect(server.requests).toHaveLength(2);
-    const gap = server.requests[1].at - server.requests[0].at;
-    expect(gap).toBeGreaterThanOrEqual(1_000);
-    expect(gap).toBeLessThan(10_000);
+    // The client's clock moved on by the 1 s asked, not to the reset 120 s away.
+    const waited = clock.now() - start;
+    expect(waited).toBeGreaterThanOrEqual(1_000);
+    expect(waited).toBeLessThan(10_000);
   });
 
   it("retries a submission after a 429 (it was not accepted)", async () => {
@@ -160,10 +180,11 @@ describe("connection failures", () => {
   });
 
   it("stops retrying when cancelled during a backoff wait", async () => {
-    const { server, client } = await setup((_req, res) => json(res, 429, rateLimited(5)));
+    const { server, client } = await setup((_req, res) => json(res, 429, rateLimited(5)), {}, false);
     const controller = new AbortController();
     const pending = client.getTask(TASK.id, { signal: controller.signal });
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await server.received(1);
+    await clock.sleeping(1); // the backoff
     controller.abort();
     const err = await failure(pending);
     expect(err.code).toBe("aborted");
@@ -208,7 +229,7 @@ describe("call time limits", () => {
     });
     const controller = new AbortController();
     const pending = client.crawl({ url: "https://example.com" }, { signal: controller.signal });
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await server.received(1);
     controller.abort();
     const err = await failure(pending);
     expect(err).toMatchObject({ code: "aborted", maybeAccepted: true });

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
 import { ApiError } from "../../src/api/errors.js";
-import { type FakeServer, type Handler, json, startFakeServer, TASK } from "./fake-server.js";
+import { type FakeServer, type Handler, json, startFakeServer, TASK } from "../helpers/fake-upstream.js";
 
 const KEY = "wd_test_9f8e7d6c5b4a39281706";
 let server: FakeServer | undefined;

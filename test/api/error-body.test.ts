@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
 import { serviceError } from "../../src/api/error-body.js";
 import { ApiError } from "../../src/api/errors.js";
-import { type FakeServer, json, startFakeServer } from "./fake-server.js";
+import { type FakeServer, json, startFakeServer } from "../helpers/fake-upstream.js";
 
 let server: FakeServer | undefined;
 let client: WebDataClient | undefined;

@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
-import { type FakeServer, json, startFakeServer, TASK } from "./fake-server.js";
+import { type FakeServer, json, startFakeServer, TASK } from "../helpers/fake-upstream.js";
 
 interface Proxy {
   url: string;

@@ -1,11 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors.js";
 import { RateLimiter, sharedLimiter } from "../../src/api/rate-limiter.js";
+import { ManualClock } from "../helpers/clock.js";
 
-/** Starts `n` acquisitions and records the fake-clock time each is granted. */
+let clock: ManualClock;
+
+/** Starts `n` acquisitions and records the manual clock's time each is granted. */
 function acquireAll(limiter: RateLimiter, n: number): number[] {
   const grants: number[] = [];
-  for (let i = 0; i < n; i++) void limiter.acquire().then(() => grants.push(Date.now()));
+  for (let i = 0; i < n; i++) void limiter.acquire().then(() => grants.push(clock.now()));
   return grants;
 }
 
@@ -21,16 +24,13 @@ function maxInWindow(times: number[], windowMs: number): number {
 
 describe("RateLimiter", () => {
   beforeEach(() => {
-    vi.useFakeTimers({ now: 1_000_000 });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
+    clock = new ManualClock({ start: 1_000_000 });
   });
 
   it("bursts at most half the rate, then spaces requests evenly at the rate", async () => {
-    const limiter = new RateLimiter(50);
+    const limiter = new RateLimiter(50, { clock });
     const grants = acquireAll(limiter, 300);
-    await vi.advanceTimersByTimeAsync(10_000);
+    await clock.advance(10_000);
     expect(grants).toHaveLength(300);
     expect(maxInWindow(grants, 1)).toBeLessThanOrEqual(25);
     // after the burst: never more than the rate in a second, nor two requests closer than 1/rate
@@ -44,9 +44,9 @@ describe("RateLimiter", () => {
   it("keeps a token-bucket server at least half full", async () => {
     // Simulates the server's bucket (capacity = rate, refilled continuously) under a long stream.
     const rate = 83;
-    const limiter = new RateLimiter(rate);
+    const limiter = new RateLimiter(rate, { clock });
     const grants = acquireAll(limiter, 1_000);
-    await vi.advanceTimersByTimeAsync(15_000);
+    await clock.advance(15_000);
     let tokens = rate;
     let last = grants[0];
     let lowest = tokens;
@@ -59,46 +59,46 @@ describe("RateLimiter", () => {
   });
 
   it("holds every request until the reset when the server reports none remaining", async () => {
-    const limiter = new RateLimiter(50);
-    const resetAt = Date.now() + 3_000;
+    const limiter = new RateLimiter(50, { clock });
+    const resetAt = clock.now() + 3_000;
     limiter.observe({ limit: 50, remaining: 0, resetEpochSec: Math.ceil(resetAt / 1000) });
     const grants = acquireAll(limiter, 3);
-    await vi.advanceTimersByTimeAsync(2_000);
+    await clock.advance(2_000);
     expect(grants).toHaveLength(0);
-    await vi.advanceTimersByTimeAsync(2_000);
+    await clock.advance(2_000);
     expect(grants).toHaveLength(3);
     expect(grants[0]).toBeGreaterThanOrEqual(Math.ceil(resetAt / 1000) * 1000);
   });
 
   it("spreads a low remaining count until the reset", async () => {
-    const limiter = new RateLimiter(100);
-    const reset = Math.ceil((Date.now() + 2_000) / 1000);
+    const limiter = new RateLimiter(100, { clock });
+    const reset = Math.ceil((clock.now() + 2_000) / 1000);
     limiter.observe({ limit: 100, remaining: 4, resetEpochSec: reset });
     const grants = acquireAll(limiter, 4);
-    await vi.advanceTimersByTimeAsync(5_000);
+    await clock.advance(5_000);
     expect(grants).toHaveLength(4);
     // 4 requests over the time to the reset: consecutive grants are well apart
     for (let i = 1; i < grants.length; i++) expect(grants[i] - grants[i - 1]).toBeGreaterThanOrEqual(300);
   });
 
   it("lowers its rate to the server's X-RateLimit-Limit", async () => {
-    const limiter = new RateLimiter(83);
-    limiter.observe({ limit: 10, remaining: 10, resetEpochSec: Math.ceil(Date.now() / 1000) + 1 });
+    const limiter = new RateLimiter(83, { clock });
+    limiter.observe({ limit: 10, remaining: 10, resetEpochSec: Math.ceil(clock.now() / 1000) + 1 });
     expect(limiter.rate).toBe(10);
   });
 
   it("pauses after a 429 for the time asked", async () => {
-    const limiter = new RateLimiter(50);
+    const limiter = new RateLimiter(50, { clock });
     limiter.pauseFor(1_500);
     const grants = acquireAll(limiter, 1);
-    await vi.advanceTimersByTimeAsync(1_400);
+    await clock.advance(1_400);
     expect(grants).toHaveLength(0);
-    await vi.advanceTimersByTimeAsync(200);
+    await clock.advance(200);
     expect(grants).toHaveLength(1);
   });
 
   it("rejects a cancelled acquisition with an aborted ApiError and grants the others", async () => {
-    const limiter = new RateLimiter(1);
+    const limiter = new RateLimiter(1, { clock });
     await limiter.acquire();
     const controller = new AbortController();
     const cancelled = limiter.acquire(controller.signal);
@@ -106,7 +106,7 @@ describe("RateLimiter", () => {
     controller.abort();
     await expect(cancelled).rejects.toMatchObject({ code: "aborted" });
     await expect(cancelled).rejects.toBeInstanceOf(ApiError);
-    await vi.advanceTimersByTimeAsync(1_100);
+    await clock.advance(1_100);
     await expect(next).resolves.toBeUndefined();
   });
 });

@@ -8,7 +8,8 @@ import { WebDataClient } from "../../src/api/client.js";
 import { endedIds } from "../../src/async/callback-receiver.js";
 import { batchCounts, batchPhase, phaseOf, setUnknownStateLogger } from "../../src/async/states.js";
 import { waitFor } from "../../src/async/wait.js";
-import { type FakeServer, type Handler, json, startFakeServer, TASK } from "../api/fake-server.js";
+import { ManualClock } from "../helpers/clock.js";
+import { type FakeServer, type Handler, json, startFakeServer, TASK } from "../helpers/fake-upstream.js";
 
 let server: FakeServer | undefined;
 let client: WebDataClient | undefined;
@@ -23,7 +24,13 @@ afterEach(async () => {
 
 async function setup(handler: Handler) {
   server = await startFakeServer(handler);
-  client = new WebDataClient({ baseUrl: server.url, apiKey: `states-key-${Math.random()}`, maxAttempts: 1 });
+  // Waits run on a manual clock that jumps whenever they pause: no real time passes.
+  client = new WebDataClient({
+    baseUrl: server.url,
+    apiKey: `states-key-${Math.random()}`,
+    maxAttempts: 1,
+    clock: new ManualClock({ auto: true }),
+  });
   return client;
 }
 

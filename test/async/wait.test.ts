@@ -1,15 +1,20 @@
-/** waitFor against a scripted local server: outcomes, progress, deadline, cancellation, callbacks. */
+/**
+ * waitFor against a scripted local server: outcomes, progress, deadline, cancellation, callbacks.
+ * Its pauses and deadline run on a manual clock: no test waits for real time to pass.
+ */
 import { afterEach, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
 import { ApiError } from "../../src/api/errors.js";
 import { type CallbackReceiver, startCallbackReceiver } from "../../src/async/callback-receiver.js";
 import type { Progress } from "../../src/async/progress.js";
 import { waitFor } from "../../src/async/wait.js";
-import { type FakeServer, type Handler, json, startFakeServer, TASK } from "../api/fake-server.js";
+import { ManualClock } from "../helpers/clock.js";
+import { type FakeServer, type Handler, json, startFakeServer, TASK } from "../helpers/fake-upstream.js";
 
 let server: FakeServer | undefined;
 let client: WebDataClient | undefined;
 let receiver: CallbackReceiver | undefined;
+let clock: ManualClock;
 
 afterEach(async () => {
   await client?.close();
@@ -20,14 +25,20 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-async function setup(handler: Handler) {
+/** A fake API and a client on a manual clock; `auto`: time jumps whenever the wait pauses. */
+async function setup(handler: Handler, auto = true) {
   server = await startFakeServer(handler);
-  client = new WebDataClient({ baseUrl: server.url, apiKey: `wait-key-${Math.random()}`, maxAttempts: 1 });
+  clock = new ManualClock({ auto });
+  client = new WebDataClient({
+    baseUrl: server.url,
+    apiKey: `wait-key-${Math.random()}`,
+    maxAttempts: 1,
+    clock,
+  });
   return { server, client };
 }
 
 const task = (state: string, extra: Record<string, unknown> = {}) => ({ task: { ...TASK, state, ...extra } });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("waitFor outcomes", () => {
   it("polls a task until success, reporting strictly increasing progress on every poll", async () => {
@@ -111,7 +122,7 @@ describe("waitFor deadline", () => {
       state: "pending",
       target: { kind: "task", id: TASK.id },
     });
-    if (outcome.status === "pending") expect(outcome.elapsedMs).toBeGreaterThanOrEqual(500);
+    if (outcome.status === "pending") expect(outcome.elapsedMs).toBe(600);
   });
 
   it("keeps polling through transient errors and notes the last one in the handle", async () => {
@@ -125,49 +136,51 @@ describe("waitFor deadline", () => {
   });
 
   it("returns the handle when the caller's signal aborts for lack of time", async () => {
-    const { client } = await setup((_req, res) => json(res, 200, task("pending")));
-    const outcome = await waitFor(
-      client,
-      { kind: "task", id: TASK.id },
-      { signal: AbortSignal.timeout(500) },
-    );
+    const { server, client } = await setup((_req, res) => json(res, 200, task("pending")), false);
+    const outOfTime = new AbortController();
+    const waiting = waitFor(client, { kind: "task", id: TASK.id }, { signal: outOfTime.signal });
+    await clock.sleeping(2); // the deadline and the first pause
+    await clock.advance(1_000);
+    await server.received(1);
+    await clock.sleeping(2);
+    outOfTime.abort(new DOMException("out of time", "TimeoutError"));
+    const outcome = await waiting;
     expect(outcome).toMatchObject({ status: "pending", state: "pending", target: { id: TASK.id } });
   });
 
   it("ends a poll that hangs at the deadline", async () => {
-    const { client } = await setup(() => {
+    const { server, client } = await setup(() => {
       // never answers
-    });
-    const outcome = await waitFor(client, { kind: "task", id: TASK.id }, { deadlineMs: 400 });
+    }, false);
+    const waiting = waitFor(client, { kind: "task", id: TASK.id }, { deadlineMs: 400 });
+    await clock.sleeping(2);
+    await clock.advance(150); // the first poll starts, and hangs
+    await server.received(1);
+    await clock.advance(250);
+    const outcome = await waiting;
     expect(outcome.status).toBe("pending");
   });
 });
 
 describe("waitFor cancellation", () => {
   it("rejects with aborted and starts no request after the abort", async () => {
-    const { server, client } = await setup((_req, res) => json(res, 200, task("pending")));
+    const { server, client } = await setup((_req, res) => json(res, 200, task("pending")), false);
     const controller = new AbortController();
     const waiting = waitFor(client, { kind: "task", id: TASK.id }, { signal: controller.signal });
-    while (server.requests.length < 2) await sleep(10);
+    for (let polls = 1; polls <= 2; polls++) {
+      await clock.sleeping(2); // the deadline and the next pause
+      await clock.advance(3_000); // past any pause of the schedule
+      await server.received(polls);
+    }
+    await clock.sleeping(2);
     controller.abort();
-    const abortedAt = Date.now();
     const err = await waiting.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe("aborted");
-    // A second wait on the same schedule, run for as many polls as the cancelled one made and one
-    // more: had the cancelled one kept going, its next poll would have come meanwhile.
-    const made = server.requests.length;
-    const stop = new AbortController();
-    const second = waitFor(client, { kind: "task", id: "other-task" }, { signal: stop.signal }).catch(
-      () => {},
-    );
-    const otherPolls = () => server.requests.filter((r) => r.url.includes("other-task")).length;
-    while (otherPolls() < made + 1) await sleep(10);
-    stop.abort();
-    await second;
-    // a poll already on its way may still arrive, but nothing starts later
-    const late = server.requests.filter((r) => !r.url.includes("other-task") && r.at > abortedAt);
-    expect(late.length).toBeLessThanOrEqual(1);
+    // Nothing left to wake up, and a minute later no poll has started.
+    expect(clock.pending).toBe(0);
+    await clock.advance(60_000);
+    expect(server.requests).toHaveLength(2);
   });
 
   it("rejects at once when the signal is already aborted, without a request", async () => {
@@ -186,7 +199,7 @@ describe("waitFor cancellation", () => {
     });
     const controller = new AbortController();
     const waiting = waitFor(client, { kind: "task", id: TASK.id }, { signal: controller.signal });
-    while (server.requests.length < 1) await sleep(10);
+    await server.received(1);
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ code: "aborted" });
   });
@@ -195,8 +208,9 @@ describe("waitFor cancellation", () => {
 describe("waitFor with a callback", () => {
   it("returns on the callback without waiting for the next slow poll", async () => {
     let succeeded = false;
-    const { server, client } = await setup((_req, res) =>
-      json(res, 200, task(succeeded ? "success" : "pending")),
+    const { server, client } = await setup(
+      (_req, res) => json(res, 200, task(succeeded ? "success" : "pending")),
+      false,
     );
     receiver = await startCallbackReceiver();
     const waiting = waitFor(
@@ -204,7 +218,10 @@ describe("waitFor with a callback", () => {
       { kind: "task", id: TASK.id },
       { completion: receiver, deadlineMs: 20_000 },
     );
-    while (server.requests.length < 1) await sleep(10);
+    await clock.sleeping(2); // the deadline and the first poll's pause (1 s with a callback)
+    await clock.advance(1_000);
+    await server.received(1);
+    await clock.sleeping(2); // the deadline and the slow schedule's next pause
     succeeded = true;
     const res = await fetch(receiver.url, {
       method: "POST",
@@ -214,7 +231,7 @@ describe("waitFor with a callback", () => {
     expect(res.status).toBe(204);
     const outcome = await waiting;
     expect(outcome.status).toBe("done");
-    // the first poll plus the one the callback triggered: the slow schedule would have waited seconds more
+    // the first poll plus the one the callback triggered: the clock never reached the slow schedule's next poll
     expect(server.requests).toHaveLength(2);
   });
 

@@ -1,4 +1,8 @@
-/** A scripted HTTP server on 127.0.0.1:0 for client unit tests: one handler call per request, all recorded. */
+/**
+ * The fake upstream: a scripted HTTP server on 127.0.0.1:0 (one handler call per request, every
+ * request recorded) standing in for the API, an OAuth issuer, an OTLP collector or a webhook
+ * receiver; tests that need the API's real behaviour use the sandbox instead.
+ */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -15,6 +19,8 @@ export type Handler = (req: SeenRequest, res: ServerResponse, index: number) => 
 export interface FakeServer {
   url: string;
   requests: SeenRequest[];
+  /** Resolves once `count` requests have arrived (an event, not a poll); the test timeout bounds it. */
+  received(count: number): Promise<SeenRequest[]>;
   close(): Promise<void>;
 }
 
@@ -28,8 +34,12 @@ export function json(
   res.end(JSON.stringify(body));
 }
 
-export async function startFakeServer(handler: Handler): Promise<FakeServer> {
+/** Answers 204 to everything: a receiver that only records. */
+export const noContent: Handler = (_req, res) => void res.writeHead(204).end();
+
+export async function startFakeServer(handler: Handler = noContent): Promise<FakeServer> {
   const requests: SeenRequest[] = [];
+  const waiters = new Set<() => void>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -42,6 +52,7 @@ export async function startFakeServer(handler: Handler): Promise<FakeServer> {
         at: Date.now(),
       };
       requests.push(seen);
+      for (const wake of [...waiters]) wake();
       Promise.resolve(handler(seen, res, requests.length - 1)).catch(() => res.destroy());
     });
   });
@@ -50,6 +61,16 @@ export async function startFakeServer(handler: Handler): Promise<FakeServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    received: (count) =>
+      new Promise((resolve) => {
+        const check = () => {
+          if (requests.length < count) return;
+          waiters.delete(check);
+          resolve(requests);
+        };
+        waiters.add(check);
+        check();
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
