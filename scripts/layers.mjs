@@ -16,6 +16,7 @@ export const LEVELS = {
   "delegating-transport": 0,
   clock: 0,
   principal: 0,
+  suggest: 0,
   config: 0.5,
   api: 1,
   async: 2,

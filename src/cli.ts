@@ -135,7 +135,7 @@ async function main(): Promise<void> {
     return;
   }
   if (command !== undefined && !COMMANDS.includes(command)) {
-    const { nearest } = await import("./cli/suggest.js");
+    const { nearest } = await import("./suggest.js");
     throw new UsageError(
       `unknown command ${JSON.stringify(command)}; did you mean ${nearest(command, COMMANDS)}? (see --help)`,
     );

@@ -3,7 +3,7 @@
  * the nearest flag for an unknown one).
  */
 import { parseArgs } from "node:util";
-import { nearest } from "./suggest.js";
+import { nearest } from "../suggest.js";
 
 export const HELP = `web-data-mcp — MCP server for the Web Data Service API
 

@@ -5,10 +5,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Config } from "../config.js";
+import { nearest } from "../suggest.js";
 import { ALL_TOOLS, selectTools } from "../tools/registry.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { UsageError } from "./args.js";
-import { nearest } from "./suggest.js";
 
 // The `call` and `tools` commands print for a person at a terminal; they are not the stdio server.
 const out = (line: string) => process.stdout.write(`${line}\n`);

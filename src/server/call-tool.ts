@@ -1,9 +1,12 @@
 /**
  * `tools/call`, the one call path for plain and task-augmented calls (the SDK has parsed the
- * request by then). An unknown tool is a `-32602`; arguments are checked before anything runs, a
- * bad one is an `invalid_argument` result naming each argument (for a task request, the same text
- * as a `-32602`, and no task is created); a task request for a tool without task support is a
- * `-32601` and runs nothing. A plain call runs through `runTool` with the bounded wait
+ * request by then). An unknown tool is a `-32602`; a task request for a tool without task support
+ * is a `-32601` and runs nothing: protocol faults. Arguments are checked before anything runs
+ * (`null` for an optional one is read as absent, a map given as JSON text is parsed): bad ones are
+ * a tool execution error, as the 2025-11-25 revision has it, an `invalid_argument` result
+ * (`isError: true`) naming each argument so the model can correct itself; for a task request the
+ * task is created already failed with that same result, so the model reads it from
+ * `tasks/result` the way it reads every other outcome of a task. A plain call runs through `runTool` with the bounded wait
  * (`WEBDATA_WAIT_MS`); a task request creates the task through the SDK's `extra.taskStore`,
  * answers at once and runs the work in the background until it ends, is cancelled or its record
  * expires.
@@ -11,11 +14,13 @@
 import type { CallToolRequest, CallToolResult, CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { principalIn } from "../principal.js";
-import { argumentProblems, errorResult, invalidArguments } from "../tools/errors.js";
+import { argumentProblems } from "../tools/argument-errors.js";
+import { errorResult, invalidArguments } from "../tools/errors.js";
+import { normalizeArgs } from "../tools/normalize-args.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
 import { TASK_POLL_MS, TASK_WAIT_MS, type TaskWork, taskTtl } from "./tasks.js";
-import { inputSchema } from "./tool-schemas.js";
+import { inputJsonSchema, inputSchema } from "./tool-schemas.js";
 
 export interface CallDeps extends ToolDeps {
   work: TaskWork;
@@ -40,11 +45,15 @@ export async function callTool(
       `Tool ${name} does not support tasks (its execution.taskSupport is "forbidden"); call it without "task".`,
     );
   }
-  const checked = inputSchema(tool).safeParse(args);
+  const schema = inputSchema(tool);
+  const checked = schema.safeParse(normalizeArgs(schema, args));
   if (!checked.success) {
-    const problem = invalidArguments(tool.name, argumentProblems(checked.error));
-    if (task) throw new McpError(ErrorCode.InvalidParams, `Error [invalid_argument]: ${problem.message}`);
-    return errorResult(problem, deps.redact);
+    const problems = argumentProblems(checked.error, { tool: tool.name, json: inputJsonSchema(tool), args });
+    const result = errorResult(invalidArguments(tool.name, problems), deps.redact);
+    if (!task || !extra.taskStore) return result;
+    const failed = await extra.taskStore.createTask({ ttl: taskTtl(task.ttl), pollInterval: TASK_POLL_MS });
+    await extra.taskStore.storeTaskResult(failed.taskId, "failed", result);
+    return { task: await extra.taskStore.getTask(failed.taskId) };
   }
   const progressToken = extra._meta?.progressToken;
   const principal = principalIn(extra.authInfo);

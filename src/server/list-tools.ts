@@ -1,17 +1,19 @@
 /**
  * `tools/list` from tool definitions: one pure `listTools(tools)`, used by the server's handler, the
- * build-time list (scripts/tool-snapshot.mjs) and the toolsnaps. Each entry is compacted: the JSON
- * Schemas without `$schema`, `propertyNames` of records, zod's implicit safe-integer bounds,
- * `type: "string"` beside an enum of strings (the enum already says it), output-side
- * `additionalProperties: false`, output descriptions and output structure below the top-level
- * members (their types stay; the structured content itself carries the rest). Every tool's list
- * entry costs tokens in every conversation; this keeps the whole list small without touching the
- * zod schemas arguments and results are checked with.
+ * build-time list (scripts/tool-list.mjs) and the toolsnaps. The input schema is the one every model
+ * API takes as it is (./input-schema.ts: OpenAI strict, Gemini, MCP). The output schema is
+ * compacted: without `$schema`, `propertyNames` of records, zod's implicit safe-integer bounds,
+ * `type: "string"` beside an enum of strings (the enum already says it), `additionalProperties:
+ * false`, descriptions and structure below the top-level members (their types stay; the
+ * structured content itself carries the rest). Every tool's list entry costs tokens in every
+ * conversation; this keeps the whole list small without touching the zod schemas arguments and
+ * results are checked with.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type ToolDefinition, toolAnnotations } from "../tools/tool.js";
-import { inputSchema, outputSchema } from "./tool-schemas.js";
+import { modelInputSchema } from "./input-schema.js";
+import { inputJsonSchema, outputSchema } from "./tool-schemas.js";
 
 type Json = Record<string, unknown>;
 
@@ -24,11 +26,11 @@ const isStringEnum = (v: unknown) =>
 /** From this depth on an output schema keeps only each value's `type` (and `enum`). */
 const OUTPUT_DEPTH = 1;
 
-function prune(schema: unknown, output: boolean, depth = 0): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => prune(s, output, depth));
+function prune(schema: unknown, depth = 0): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => prune(s, depth));
   if (typeof schema !== "object" || schema === null) return schema;
   const node = schema as Json;
-  if (output && depth >= OUTPUT_DEPTH) {
+  if (depth >= OUTPUT_DEPTH) {
     const kept: Json = {};
     if (node.type !== undefined && !(node.type === "string" && isStringEnum(node.enum)))
       kept.type = node.type;
@@ -39,30 +41,30 @@ function prune(schema: unknown, output: boolean, depth = 0): unknown {
   for (const [key, value] of Object.entries(node)) {
     if (key === "$schema" || key === "propertyNames") continue;
     if (key === "type" && value === "string" && isStringEnum(node.enum)) continue;
-    if (output && key === "additionalProperties" && value === false) continue;
-    if (output && key === "description") continue;
+    if (key === "additionalProperties" && value === false) continue;
+    if (key === "description") continue;
     // zod's integer bounds when none was given, and "anything" for record values: defaults.
     if ((key === "minimum" || key === "maximum") && Math.abs(value as number) === Number.MAX_SAFE_INTEGER)
       continue;
     if (key === "additionalProperties" && isEmptyObject(value)) continue;
     if (key === "properties" && typeof value === "object" && value !== null) {
       out.properties = Object.fromEntries(
-        Object.entries(value as Json).map(([k, v]) => [k, prune(v, output, depth + 1)]),
+        Object.entries(value as Json).map(([k, v]) => [k, prune(v, depth + 1)]),
       );
       continue;
     }
     if (key === "items" || key === "additionalProperties") {
-      out[key] = prune(value, output, depth + 1);
+      out[key] = prune(value, depth + 1);
       continue;
     }
-    out[key] = typeof value === "object" ? prune(value, output, depth) : value;
+    out[key] = typeof value === "object" ? prune(value, depth) : value;
   }
   return out;
 }
 
-/** A tool's JSON Schema as the SDK's McpServer would list it (draft-7; input or output side). */
-const jsonSchema = (schema: z.ZodObject, io: "input" | "output") =>
-  z.toJSONSchema(schema, { target: "draft-7", io }) as Tool["inputSchema"];
+/** A tool's output JSON Schema as the SDK's McpServer would list it (draft-7). */
+const outputJson = (schema: z.ZodObject) =>
+  z.toJSONSchema(schema, { target: "draft-7", io: "output" }) as Tool["outputSchema"];
 
 const entries = new WeakMap<ToolDefinition, Tool>();
 
@@ -74,8 +76,8 @@ export function toolEntry(tool: ToolDefinition): Tool {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: prune(jsonSchema(inputSchema(tool), "input"), false) as Tool["inputSchema"],
-      outputSchema: prune(jsonSchema(outputSchema(tool), "output"), true) as Tool["outputSchema"],
+      inputSchema: modelInputSchema(inputJsonSchema(tool)) as Tool["inputSchema"],
+      outputSchema: prune(outputJson(outputSchema(tool))) as Tool["outputSchema"],
       annotations: toolAnnotations(tool),
     };
     if (tool.longRunning) entry.execution = { taskSupport: "optional" };

@@ -1,19 +1,41 @@
-/** Each tool's zod objects, built once and shared by registration, argument and result checks. */
+/**
+ * Each tool's zod objects, built once and shared by listing, argument and result checks. The
+ * input object is strict: a misspelt argument name is an error naming the nearest real one, not
+ * silently dropped.
+ */
 import { z } from "zod";
 import type { ToolDefinition } from "../tools/tool.js";
 
+type Json = Record<string, unknown>;
+
 const inputs = new WeakMap<ToolDefinition, z.ZodObject>();
 const outputs = new WeakMap<ToolDefinition, z.ZodObject>();
+const inputJson = new WeakMap<ToolDefinition, Json>();
 
-function once(cache: WeakMap<ToolDefinition, z.ZodObject>, tool: ToolDefinition, shape: z.ZodRawShape) {
+function once(
+  cache: WeakMap<ToolDefinition, z.ZodObject>,
+  tool: ToolDefinition,
+  make: () => z.ZodObject,
+): z.ZodObject {
   let schema = cache.get(tool);
   if (!schema) {
-    schema = z.object(shape);
+    schema = make();
     cache.set(tool, schema);
   }
   return schema;
 }
 
 export const inputSchema = (tool: ToolDefinition): z.ZodObject =>
-  tool.inputObject ?? once(inputs, tool, tool.input);
-export const outputSchema = (tool: ToolDefinition): z.ZodObject => once(outputs, tool, tool.output);
+  tool.inputObject ?? once(inputs, tool, () => z.strictObject(tool.input));
+export const outputSchema = (tool: ToolDefinition): z.ZodObject =>
+  once(outputs, tool, () => z.object(tool.output));
+
+/** The input side's JSON Schema exactly as zod writes it (draft-7): limits, defaults, formats. */
+export function inputJsonSchema(tool: ToolDefinition): Json {
+  let json = inputJson.get(tool);
+  if (!json) {
+    json = z.toJSONSchema(inputSchema(tool), { target: "draft-7", io: "input" }) as Json;
+    inputJson.set(tool, json);
+  }
+  return json;
+}

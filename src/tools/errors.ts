@@ -4,7 +4,6 @@
  * tool's output schema) and the machine-readable part under `_meta["web-data/error"]`.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
 import { ApiError, type ErrorCode } from "../api/errors.js";
 import { redactDeep } from "../api/redact.js";
 import type { ValidationDetail } from "../api/schemas.js";
@@ -30,16 +29,6 @@ export class ToolError extends Error {
   ) {
     super(message);
   }
-}
-
-/** A failed argument check as `path: why` lines an agent can act on; `prefix` leads each path. */
-export function argumentProblems(error: z.ZodError, prefix?: string): string[] {
-  return error.issues.map((issue) => {
-    const path = [...(prefix ? [prefix] : []), ...issue.path.map(String)].join(".") || "(arguments)";
-    const why =
-      issue.code === "unrecognized_keys" ? `unknown member(s) ${issue.keys.join(", ")}` : issue.message;
-    return `${path}: ${why}`;
-  });
 }
 
 /** The `invalid_argument` failure for a tool's bad arguments, each listed, plus an optional hint. */

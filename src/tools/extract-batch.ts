@@ -2,9 +2,11 @@
 import { z } from "zod";
 import { EXTRACT_FORMATS } from "../api/schemas.js";
 import { succeeded } from "../async/states.js";
+import { argumentProblems } from "./argument-errors.js";
 import { collectPages, itemsMarkdown, type TaskRef, taskItem } from "./collect.js";
-import { argumentProblems, invalidArguments } from "./errors.js";
+import { invalidArguments } from "./errors.js";
 import { urlArg } from "./extract-page.js";
+import { normalizeArgs } from "./normalize-args.js";
 import { longToolShape, maxCharsArg, pendingResult } from "./result.js";
 import { defineTool } from "./tool.js";
 
@@ -12,21 +14,24 @@ import { defineTool } from "./tool.js";
 export const LIST_LIMIT = 50;
 
 const options = {
-  render: z.boolean().optional(),
-  formats: z.array(z.enum(EXTRACT_FORMATS)).min(1).optional(),
-  country: z.string().length(2).optional(),
+  render: z.boolean().optional().describe("Run JavaScript first (slower)"),
+  formats: z.array(z.enum(EXTRACT_FORMATS)).min(1).optional().describe("What to return of each page"),
+  country: z.string().length(2).optional().describe("ISO alpha-2"),
 };
-const overrides = z.strictObject(options);
+const item = z.strictObject({ url: urlArg, ...options });
+const itemJson = z.toJSONSchema(item, { target: "draft-7", io: "input" }) as Record<string, unknown>;
 
 /**
- * Items are listed as `{url}` open to more members, and their overrides checked here against
- * `shared_inputs`' own schema: spelling the three members out again in every item's schema would
- * cost ~65 tokens of tools/list in every conversation for a rarely used option.
+ * Items are listed as `{url}` (closed, as strict mode needs) but accept `shared_inputs`' members
+ * as overrides too, checked here: spelling the three members out again in every item's schema
+ * would cost ~65 tokens of tools/list in every conversation for a rarely used option.
  */
 function checkOverrides(inputs: ReadonlyArray<Record<string, unknown>>): void {
-  const problems = inputs.flatMap(({ url: _url, ...rest }, i) => {
-    const checked = overrides.safeParse(rest);
-    return checked.success ? [] : argumentProblems(checked.error, `inputs[${i}]`);
+  const problems = inputs.flatMap((given, i) => {
+    const checked = item.safeParse(normalizeArgs(item, given));
+    return checked.success
+      ? []
+      : argumentProblems(checked.error, { prefix: `inputs[${i}]`, json: itemJson, args: given });
   });
   if (problems.length > 0) {
     throw invalidArguments(
@@ -47,11 +52,11 @@ export const extractBatch = defineTool({
   ],
   input: {
     inputs: z
-      .array(z.looseObject({ url: urlArg }))
+      .array(z.looseObject({ url: urlArg.describe("The page's absolute http(s) URL") }))
       .min(1)
       .max(1000)
       .describe("Each {url}, optionally overriding shared_inputs members"),
-    shared_inputs: z.object(options).optional(),
+    shared_inputs: z.strictObject(options).optional().describe("Options for every item"),
     max_chars: maxCharsArg,
   },
   output: {

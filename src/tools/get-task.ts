@@ -179,9 +179,9 @@ export const getTask = defineTool({
   toolset: "tasks",
   examples: [{ task_id: "00000000-0000-4000-a000-000000000001" }, { limit: 10 }],
   input: {
-    task_id: idArg.optional(),
-    batch_id: idArg.optional(),
-    crawl_id: idArg.optional(),
+    task_id: idArg.optional().describe("A task id from an earlier result"),
+    batch_id: idArg.optional().describe("A batch id from an earlier result"),
+    crawl_id: idArg.optional().describe("A crawl id from an earlier result"),
     offset: offsetArg.describe("Chars (page) or items (batch, crawl, map) to skip"),
     max_chars: maxCharsArg,
     cursor: z.string().min(1).max(500).optional().describe("No id: the next_cursor of a previous task list"),

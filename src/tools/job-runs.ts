@@ -33,11 +33,11 @@ export const jobRuns = defineTool({
   toolset: "jobs",
   examples: [{ job_id: "job_daily_prices", limit: 5 }],
   input: {
-    job_id: idArg().optional(),
-    limit: z.number().int().min(1).max(200).default(20),
-    offset: z.number().int().min(0).default(0),
-    run_id: idArg().optional(),
-    artifact_id: idArg().optional(),
+    job_id: idArg().optional().describe("List this job's runs"),
+    limit: z.number().int().min(1).max(200).default(20).describe("Runs per page"),
+    offset: z.number().int().min(0).default(0).describe("Runs to skip"),
+    run_id: idArg().optional().describe("With artifact_id: the run the artifact belongs to"),
+    artifact_id: idArg().optional().describe("With run_id: get this artifact's download URL"),
   },
   output: {
     job_id: z.string().optional(),

@@ -49,10 +49,10 @@ export const listAgents = defineTool({
   input: {
     name: z.string().min(1).optional().describe("Get this agent's params"),
     query: z.string().optional().describe("Words to match"),
-    privacy: z.enum(["public", "private", "all"]).default("all"),
-    managed_by: z.enum(MANAGED_BY).optional(),
-    limit: z.number().int().min(1).max(200).default(50),
-    offset: z.number().int().min(0).default(0),
+    privacy: z.enum(["public", "private", "all"]).default("all").describe("Which agents to list"),
+    managed_by: z.enum(MANAGED_BY).optional().describe("Only agents managed by"),
+    limit: z.number().int().min(1).max(200).default(50).describe("Agents per page"),
+    offset: z.number().int().min(0).default(0).describe("Agents to skip"),
   },
   output: {
     total: z.number(),

@@ -34,7 +34,7 @@ export const mapSite = defineTool({
   toolset: "crawl",
   examples: [{ url: "https://example.com/", limit: 20 }],
   input: {
-    url: urlArg,
+    url: urlArg.describe("The site's absolute http(s) URL"),
     limit: z.number().int().min(1).max(5000).optional().describe("Max URLs"),
     max_chars: maxCharsArg,
   },

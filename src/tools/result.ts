@@ -15,7 +15,13 @@ export const DEFAULT_MAX_CHARS = 20_000;
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 /** The `max_chars` argument every reading tool takes. */
-export const maxCharsArg = z.number().int().min(200).max(40_000).default(DEFAULT_MAX_CHARS);
+export const maxCharsArg = z
+  .number()
+  .int()
+  .min(200)
+  .max(40_000)
+  .default(DEFAULT_MAX_CHARS)
+  .describe("Most characters of text to return");
 
 export const offsetArg = z.number().int().min(0).default(0);
 

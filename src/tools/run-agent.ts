@@ -21,9 +21,12 @@ export const runAgent = defineTool({
   examples: [{ agent: "ecommerce_product_page", params: { url: "https://shop.example.com/p/123" } }],
   input: {
     agent: z.string().min(1).describe("Agent name"),
-    params: z.record(z.string(), z.unknown()).default({}),
+    params: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("The agent's params (list_agents {name} shows them)"),
     formats: z.array(z.enum(AGENT_FORMATS)).optional().describe("Also return page bodies"),
-    pages: z.number().int().min(1).max(MAX_PAGES).default(1),
+    pages: z.number().int().min(1).max(MAX_PAGES).default(1).describe("Result pages to fetch"),
     max_chars: maxCharsArg,
   },
   output: { ...longToolShape, ...pagesOutputShape },

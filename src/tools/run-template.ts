@@ -33,20 +33,23 @@ export const runTemplate = defineTool({
     { template: "ecommerce_product", params: { url: "https://shop.example.com/p/1" } },
   ],
   input: {
-    template: z.string().min(1),
-    params: z.record(z.string(), z.unknown()).optional().describe("Omit to see the input schema"),
+    template: z.string().min(1).describe("Template name"),
+    params: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("The template's params; omit to see its input schema"),
     inputs: z
-      .array(z.object({ params: z.record(z.string(), z.unknown()) }))
+      .array(z.strictObject({ params: z.record(z.string(), z.unknown()).describe("This run's params") }))
       .min(1)
       .max(1000)
       .optional()
       .describe("Batch: one run each"),
-    formats: z.array(z.enum(FORMATS)).optional(),
-    localization: z.boolean().optional(),
+    formats: z.array(z.enum(FORMATS)).optional().describe("Also return page bodies"),
+    localization: z.boolean().optional().describe("Localize the run"),
     version: z.number().int().min(1).optional().describe("Default: latest"),
-    list_versions: z.boolean().default(false),
-    limit: z.number().int().min(1).max(200).default(20),
-    offset: z.number().int().min(0).default(0),
+    list_versions: z.boolean().default(false).describe("List the template's versions instead"),
+    limit: z.number().int().min(1).max(200).default(20).describe("list_versions: versions per page"),
+    offset: z.number().int().min(0).default(0).describe("list_versions: versions to skip"),
     max_chars: maxCharsArg,
   },
   output: {

@@ -1,7 +1,7 @@
 /**
- * fast-check arbitraries derived from a tool's JSON input schema (as `tools/list` shows it):
- * `validInput` gives arguments the schema accepts (plus unknown extra members, which a non-strict
- * object drops), `invalidInput` gives arguments it must reject, each tagged with why.
+ * fast-check arbitraries derived from a tool's JSON input schema: `validInput` gives arguments
+ * the schema accepts (an optional member sometimes `null`, which means not given),
+ * `invalidInput` gives arguments it must reject (unknown members among them), each tagged with why.
  */
 import fc from "fast-check";
 
@@ -108,10 +108,18 @@ function validObject(s: JsonSchema, options: ValidOptions): fc.Arbitrary<Record<
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, p] of Object.entries(props))
     model[name] = options.hints?.[name] ?? validValue(p, options);
+  const required = new Set(s.required ?? []);
+  // Strict-mode clients send every member, the optional ones as null.
+  for (const name of Object.keys(model))
+    if (!required.has(name) && !options.hints?.[name])
+      model[name] = fc.oneof(
+        { weight: 5, arbitrary: model[name] },
+        { weight: 1, arbitrary: fc.constant(null) },
+      );
   return fc.record(model, { requiredKeys: s.required ?? [] });
 }
 
-/** Unknown members are dropped by the (non-strict) schema: still a valid input. */
+/** Members no tool has: refused by name (tool arguments are strict). */
 const extraMembers = fc.dictionary(
   fc.string({ minLength: 1, maxLength: 10 }).map((k) => `x_${k}`),
   fc.jsonValue({ maxDepth: 2 }),
@@ -122,9 +130,7 @@ export function validInput(
   schema: JsonSchema,
   options: ValidOptions = {},
 ): fc.Arbitrary<Record<string, unknown>> {
-  return fc
-    .tuple(validObject(schema, options), fc.option(extraMembers, { freq: 4 }))
-    .map(([args, extra]) => (extra ? { ...extra, ...args } : args));
+  return validObject(schema, options);
 }
 
 export interface InvalidCase {
@@ -132,24 +138,26 @@ export interface InvalidCase {
   args: unknown;
 }
 
-const notA = (type: string | undefined): fc.Arbitrary<unknown> => {
+/** A value of any other type; never null for an optional member (null means not given). */
+const notA = (type: string | undefined, optional = false): fc.Arbitrary<unknown> => {
   const all: Array<[string, fc.Arbitrary<unknown>]> = [
-    ["string", fc.string({ unit: "grapheme", maxLength: 20 })],
+    // A map also takes its JSON text: strings that could be one are left out.
+    ["string", fc.string({ unit: "grapheme", maxLength: 20 }).filter((v) => !v.trimStart().startsWith("{"))],
     ["number", fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }))],
     ["boolean", fc.boolean()],
     ["null", fc.constant(null)],
     ["array", fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 })],
     ["object", fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })],
   ];
-  const excluded = type === "integer" ? ["number"] : type === "number" ? ["number"] : [type];
+  const excluded = [type === "integer" ? "number" : type, ...(optional ? ["null"] : [])];
   return fc.oneof(...all.filter(([t]) => !excluded.includes(t)).map(([, a]) => a));
 };
 
 /** Ways one property's value can break its schema; empty when the schema takes anything. */
-function invalidValues(s: JsonSchema): Array<[string, fc.Arbitrary<unknown>]> {
+function invalidValues(s: JsonSchema, optional = false): Array<[string, fc.Arbitrary<unknown>]> {
   const type = typeOf(s);
   if (type === undefined && !s.enum) return [];
-  const out: Array<[string, fc.Arbitrary<unknown>]> = [["wrong type", notA(type)]];
+  const out: Array<[string, fc.Arbitrary<unknown>]> = [["wrong type", notA(type, optional)]];
   if (s.enum) {
     out.push([
       "unknown enum value",
@@ -163,7 +171,8 @@ function invalidValues(s: JsonSchema): Array<[string, fc.Arbitrary<unknown>]> {
       out.push(["below the minimum", fc.integer({ min: -1e9, max: s.minimum - 1 }).map((n) => n)]);
     if (s.maximum !== undefined && s.maximum < MAX_SAFE)
       out.push(["above the maximum", fc.oneof(fc.constant(s.maximum + 1), fc.constant(1e300))]);
-    if (type === "integer") out.push(["a fraction", fc.double({ min: 0.01, max: 0.99 }).map((d) => 1 + d)]);
+    if (type === "integer")
+      out.push(["a fraction", fc.double({ min: 0.01, max: 0.99, noNaN: true }).map((d) => 1 + d)]);
   }
   if (type === "string" && !s.enum) {
     if ((s.minLength ?? 0) > 0) out.push(["too short", fc.constant("")]);
@@ -210,8 +219,9 @@ function invalidValues(s: JsonSchema): Array<[string, fc.Arbitrary<unknown>]> {
     if (bad.length) out.push(["a bad item", fc.oneof(...bad.map(([, a]) => a)).map((item) => [item])]);
   }
   if (type === "object" && s.properties) {
+    const required = new Set(s.required ?? []);
     for (const [name, p] of Object.entries(s.properties)) {
-      for (const [why, arb] of invalidValues(p)) {
+      for (const [why, arb] of invalidValues(p, !required.has(name))) {
         out.push([
           `${name} ${why}`,
           fc.tuple(validObject(s, {}), arb).map(([o, v]) => ({ ...o, [name]: v })),
@@ -238,8 +248,9 @@ export function invalidInput(schema: JsonSchema, options: ValidOptions = {}): fc
       }),
     );
   }
+  const required = new Set(schema.required ?? []);
   for (const [name, p] of Object.entries(props)) {
-    for (const [why, arb] of invalidValues(p)) {
+    for (const [why, arb] of invalidValues(p, !required.has(name))) {
       cases.push(
         fc
           .tuple(validObject(schema, options), arb, fc.option(extraMembers, { freq: 3 }))
@@ -247,5 +258,10 @@ export function invalidInput(schema: JsonSchema, options: ValidOptions = {}): fc
       );
     }
   }
+  cases.push(
+    fc
+      .tuple(validObject(schema, options), extraMembers)
+      .map(([o, extra]) => ({ why: "an unknown member", args: { ...extra, ...o } })),
+  );
   return fc.oneof(...cases);
 }

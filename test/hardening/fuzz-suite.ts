@@ -1,7 +1,7 @@
 /**
  * Property-based fuzzing of every tool's arguments through a real MCP client and a built stdio
- * server (one per test file, reused across all its runs). Arbitraries come from each tool's JSON
- * input schema as `tools/list` shows it. Invalid inputs must end in a clear `isError` and send
+ * server (one per test file, reused across all its runs). Arbitraries come from each tool's exact
+ * JSON input schema (zod's: the lengths and formats the listed schema says in words). Invalid inputs must end in a clear `isError` and send
  * nothing to the API; valid inputs must end in a result or an error with a code. Every call has a
  * timeout (a hang fails the run), and afterwards the process must still answer `ping` with no
  * unhandled rejection or stack trace on stderr and no part of the key anywhere.
@@ -13,6 +13,7 @@ import { ErrorCode, type McpError, type Tool } from "@modelcontextprotocol/sdk/t
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors.js";
+import { inputJsonSchema } from "../../src/server/tool-schemas.js";
 import { errorResult } from "../../src/tools/errors.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
 import type { ToolCall } from "../helpers/mcp.js";
@@ -61,7 +62,8 @@ function hooks(): void {
   beforeAll(async () => {
     h = await harden({ waitMs: WAIT_MS });
     const listed: Tool[] = (await h.server.client.listTools()).tools;
-    schemas = new Map(listed.map((t) => [t.name, t.inputSchema as JsonSchema]));
+    const exact = new Map(ALL_TOOLS.map((t) => [t.name, inputJsonSchema(t) as JsonSchema]));
+    schemas = new Map(listed.map((t) => [t.name, exact.get(t.name) ?? (t.inputSchema as JsonSchema)]));
 
     // Realistic values for some members, mixed with the schema-derived ones.
     const agents = await h.call("list_agents", { limit: 200 });

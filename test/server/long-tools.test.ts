@@ -1,5 +1,5 @@
 /** Long tools: progress, cancellation, the deadline handle and resuming it, and MCP tasks. */
-import { CallToolResultSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ErrorCode, type McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import {
@@ -175,8 +175,7 @@ describe("MCP tasks", () => {
     expect((await server.client.experimental.tasks.listTasks()).tasks).toHaveLength(before);
   });
 
-  it("extract_page(task) with a bad argument: -32602 naming it, before any task exists", async () => {
-    const before = (await server.client.experimental.tasks.listTasks()).tasks.length;
+  it("extract_page(task) with a bad argument: a failed task with the isError result naming it, nothing sent", async () => {
     const from = sandbox.requests.length;
     const stream = server.client.experimental.tasks.callToolStream(
       { name: "extract_page", arguments: { url: "not a url", render: "yes" } },
@@ -185,14 +184,18 @@ describe("MCP tasks", () => {
     );
     const messages = [];
     for await (const m of stream) messages.push(m);
-    expect(messages).toHaveLength(1);
-    const error = (messages[0] as { type: "error"; error: McpError }).error;
-    expect(error).toBeInstanceOf(McpError);
-    expect(error.code).toBe(ErrorCode.InvalidParams);
-    expect(error.message).toMatch(/invalid_argument.*Invalid arguments for extract_page/s);
-    expect(error.message).toMatch(/- url: /);
-    expect(error.message).toMatch(/- render: /);
-    expect((await server.client.experimental.tasks.listTasks()).tasks).toHaveLength(before);
+    const created = messages.find((m) => m.type === "taskCreated") as {
+      task: { taskId: string; status: string };
+    };
+    expect(created.task.status).toBe("failed");
+    const result = await server.client.experimental.tasks.getTaskResult(
+      created.task.taskId,
+      CallToolResultSchema,
+    );
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/invalid_argument.*Invalid arguments for extract_page/s);
+    expect(textOf(result)).toMatch(/- `url`: /);
+    expect(textOf(result)).toMatch(/- `render` /);
     expect(requestsSince(sandbox, from)).toEqual([]);
   });
 

@@ -158,7 +158,7 @@ describe("extract_batch", () => {
     [
       "an item member that is no shared_inputs member",
       { inputs: [{ url: "https://example.com", rendr: true }] },
-      "unknown member(s) rendr",
+      "`inputs[0].rendr` is not a member of `inputs[0]`; did you mean `render`?",
     ],
     [
       "a three-letter country in an item",

@@ -1,8 +1,15 @@
 /** "Did you mean": the candidate nearest to what was typed (edit distance, fastest-levenshtein). */
 import { distance } from "fastest-levenshtein";
 
-/** The nearest candidate; ties go to the first. Case-insensitive. */
-export function nearest(typed: string, candidates: readonly string[]): string | undefined {
+/**
+ * The nearest candidate; ties go to the first. Case-insensitive; one containing the other counts
+ * as nearly equal. With `maxDistance`, nothing is returned when even the nearest is further.
+ */
+export function nearest(
+  typed: string,
+  candidates: readonly string[],
+  maxDistance?: number,
+): string | undefined {
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   const t = typed.toLowerCase();
@@ -13,5 +20,5 @@ export function nearest(typed: string, candidates: readonly string[]): string | 
       bestDistance = d;
     }
   }
-  return best;
+  return maxDistance === undefined || bestDistance <= maxDistance ? best : undefined;
 }
