@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Mostly waiting on child processes and loopback I/O: 4 workers keep 2 cores busy.
+    maxWorkers: 4,
     silent: "passed-only",
     setupFiles: ["test/setup/quiet-output.ts"],
     reporters: ["default", "./test/clients/table-reporter.ts"],

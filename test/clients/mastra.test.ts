@@ -1,0 +1,73 @@
+/**
+ * Mastra: `@mastra/mcp`'s MCPClient lists the tools as Mastra tools and a Mastra `Agent` runs them
+ * for a scripted model (`MockLanguageModelV3` from `ai/test`, which Mastra accepts as a model): the
+ * model asks for one tool call, the agent runs it, and the model's next turn receives the result
+ * as the tool's `toModelOutput` made it — what reaches the model.
+ */
+
+import { Agent } from "@mastra/core/agent";
+import { MCPClient } from "@mastra/mcp";
+import type { McpResult } from "./forwarded.js";
+import { scriptedModel } from "./scripted-model.js";
+import { type CallOptions, describeFramework, type Session } from "./suite.js";
+
+const SERVER = "web-data";
+
+/** The MCP result behind a Mastra tool's output: the structuredContent, its content attached unseen. */
+function mcpOf(output: unknown): McpResult | undefined {
+  if (!output || typeof output !== "object") return undefined;
+  const attached = Object.getOwnPropertySymbols(output)
+    .map((k) => (output as Record<symbol, unknown>)[k])
+    .find(Array.isArray) as McpResult["content"] | undefined;
+  return attached ? { content: attached, structuredContent: output } : (output as McpResult);
+}
+
+describeFramework({
+  name: "Mastra (@mastra/mcp MCPClient + Agent)",
+  async connect(transport, servers): Promise<Session> {
+    let progress: (() => void) | undefined;
+    const client = new MCPClient({
+      id: `clients-suite-${transport}-${process.pid}`,
+      servers: {
+        [SERVER]:
+          transport === "stdio"
+            ? { ...servers.stdio, stderr: "ignore", enableProgressTracking: true }
+            : { url: new URL(servers.httpUrl), enableProgressTracking: true },
+      },
+    });
+    await client.progress.onUpdate(SERVER, () => progress?.());
+    const tools = await client.listTools();
+    let lastOutput: unknown;
+    for (const tool of Object.values(tools)) {
+      const execute = tool.execute!.bind(tool);
+      tool.execute = async (...args: Parameters<typeof execute>) => {
+        lastOutput = await execute(...args);
+        return lastOutput;
+      };
+    }
+    return {
+      toolNames: Object.keys(tools).map((name) => name.slice(SERVER.length + 1)),
+      async call(tool: string, args: Record<string, unknown>, options: CallOptions = {}) {
+        progress = options.onProgress;
+        lastOutput = undefined;
+        let part: { output?: unknown } | undefined;
+        const agent = new Agent({
+          id: "researcher",
+          name: "researcher",
+          instructions: "Use the web data tools.",
+          model: scriptedModel(`${SERVER}_${tool}`, args, (p) => {
+            part = p as typeof part;
+          }),
+          tools,
+        });
+        await agent.generate("Go.", { maxSteps: 2, abortSignal: options.signal });
+        if (options.signal?.aborted) throw options.signal.reason;
+        return { toModel: part?.output, mcp: mcpOf(lastOutput) };
+      },
+      close: () => client.disconnect(),
+    };
+  },
+  failsUntilI22: {
+    both: ["convert without warnings", "misspelled argument names the real one"],
+  },
+});
