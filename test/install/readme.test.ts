@@ -36,6 +36,19 @@ async function variablesInCode(): Promise<Set<string>> {
   return names;
 }
 
+/** GitHub's anchor for a heading: lower case, punctuation dropped, each space a hyphen. */
+const anchor = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+
+/** The anchors of a Markdown page's headings (outside code blocks). */
+function anchorsOf(text: string): Set<string> {
+  const prose = text.replace(/```[\s\S]*?```/g, "");
+  return new Set([...prose.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1].trim())));
+}
+
 describe("README.md", () => {
   it("starts with the two set-up commands", () => {
     const demo = readme.indexOf("npm ci && npm run demo");
@@ -76,15 +89,19 @@ describe("README.md", () => {
     expect(inReadme.size).toBeGreaterThanOrEqual(5);
   });
 
-  it("links only to files that exist inside the repository", () => {
+  it("links only to files and headings that exist inside the repository", () => {
     let checked = 0;
     for (const [path, text] of docs) {
       for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        const target = m[1].split("#")[0];
-        if (/^[a-z]+:/i.test(target) || target === "") continue;
-        const resolved = join(dirname(at(path)), target);
+        const [target, fragment] = m[1].split("#");
+        if (/^[a-z]+:/i.test(target)) continue;
+        const resolved = target === "" ? at(path) : join(dirname(at(path)), target);
         expect(relative(at(), resolved).startsWith(".."), `${path} links outside: ${m[1]}`).toBe(false);
         expect(existsSync(resolved), `${path} links to a missing ${m[1]}`).toBe(true);
+        if (fragment) {
+          const page = docs.get(relative(at(), resolved)) ?? "";
+          expect([...anchorsOf(page)], `${path} links to a missing heading: ${m[1]}`).toContain(fragment);
+        }
         checked++;
       }
     }
