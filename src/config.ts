@@ -28,6 +28,8 @@ export interface Config {
   sandbox: boolean;
   /** `WEBDATA_API_GENERATION`: which API generation the client speaks (src/api/generations.ts). */
   apiGeneration?: GenerationSetting;
+  /** `WEBDATA_TASK_MAX_TTL_MS`: the longest TTL an MCP task gets (a longer request is clamped); default 24 h. */
+  taskMaxTtlMs?: number;
   /** Start-up notes for stderr: what the configuration leaves out and why (e.g. the legacy tool). */
   notes?: string[];
 }
@@ -232,6 +234,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     publicUrl: parseUrl("WEBDATA_PUBLIC_URL", get(flags.publicUrl, "WEBDATA_PUBLIC_URL")),
     sandbox,
     apiGeneration: parseGeneration(blankToUndefined(env.WEBDATA_API_GENERATION)),
+    ...(env.WEBDATA_TASK_MAX_TTL_MS?.trim()
+      ? {
+          taskMaxTtlMs: parseNumber("WEBDATA_TASK_MAX_TTL_MS", env.WEBDATA_TASK_MAX_TTL_MS, 0, true, 60_000),
+        }
+      : {}),
     ...(notes.length > 0 ? { notes } : {}),
   };
 }

@@ -42,11 +42,17 @@ export class AnsweringTransport extends DelegatingTransport {
   }
 
   /**
-   * A request that will get no answer: the client cancelled it (MCP: a cancelled request is not
-   * answered), so it no longer holds its stream open.
+   * Hands the server a `notifications/cancelled` for an open request, as if its client had sent
+   * it on this transport: the SDK aborts the handler's signal. A cancel that arrived on another
+   * POST (or replica) reaches the call this way. Returns false when `id` is not open here.
    */
-  protected forget(id: RequestId): void {
-    if (this.pending.delete(id)) this.answered?.(id, this.pending.size);
+  cancel(id: RequestId, reason: string): boolean {
+    if (!this.pending.has(id)) return false;
+    this.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } });
+    // A cancelled request gets no answer (the SDK sends none): it no longer holds its stream open.
+    this.pending.delete(id);
+    this.answered?.(id, this.pending.size);
+    return true;
   }
 
   /** Answers every request still open with a JSON-RPC error carrying `message`. */

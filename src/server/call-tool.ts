@@ -67,7 +67,10 @@ export async function callTool(
     });
   }
   const store = extra.taskStore;
-  const created = await store.createTask({ ttl: taskTtl(task.ttl), pollInterval: TASK_POLL_MS });
+  const created = await store.createTask({
+    ttl: taskTtl(task.ttl, deps.config.taskMaxTtlMs),
+    pollInterval: TASK_POLL_MS,
+  });
   const { signal, done } = deps.work.start(created.taskId, extra.sessionId);
   void runTool(tool, checked.data, deps, {
     principal,

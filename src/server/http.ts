@@ -31,6 +31,7 @@ import {
 } from "./http/auth.js";
 import { CallbackClient } from "./http/callback-client.js";
 import { CallbackRegistry } from "./http/callbacks.js";
+import { CallRegistry } from "./http/calls.js";
 import { ClientPool, ServerPool } from "./http/clients.js";
 import { MemoryEvents, type StreamEvents } from "./http/events.js";
 import { type AllowList, buildAllowList, canonicalHost, isLoopbackHost } from "./http/guard.js";
@@ -204,9 +205,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
 
   // Shared by the fleet (principals must be the same on every replica), else this process's own.
   const hash = credentialHasher(fleet?.salt ?? randomBytes(32));
+  const calls = new CallRegistry((sessionId) => {
+    taskWork.endSession(sessionId);
+    void Promise.resolve(events.endSession(sessionId)).catch(() => {});
+  }, fleet?.callAnnouncer);
+  await fleet?.onCallAnnouncement((announcement) => calls.receive(announcement));
   const mcp = new McpEndpoint({
     sessions,
     events,
+    calls,
     hash,
     serverFor(apiKey) {
       if (apiKey) {

@@ -36,9 +36,17 @@ const WATCH_MS = 1000;
  */
 export const ANNOUNCED_WATCH_MS = 10_000;
 
-/** The TTL a task gets: the client's, at least `MIN_TASK_TTL_MS`; `TASK_TTL_MS` when none was asked. */
-export const taskTtl = (requested: number | null | undefined): number =>
-  Math.max(MIN_TASK_TTL_MS, requested ?? TASK_TTL_MS);
+/** The longest TTL a task gets unless configured (`WEBDATA_TASK_MAX_TTL_MS`): 24 h. */
+export const MAX_TASK_TTL_MS = 24 * 3_600_000;
+
+/**
+ * The TTL a task gets: the client's, between `MIN_TASK_TTL_MS` and `max`; `TASK_TTL_MS` when none
+ * was asked. The created task reports it, so a client sees a clamped TTL.
+ */
+export function taskTtl(requested: number | null | undefined, max = MAX_TASK_TTL_MS): number {
+  const ceiling = Math.max(MIN_TASK_TTL_MS, max);
+  return Math.min(ceiling, Math.max(MIN_TASK_TTL_MS, requested ?? TASK_TTL_MS));
+}
 
 const TERMINAL = new Set<Task["status"]>(["completed", "failed", "cancelled"]);
 
@@ -55,6 +63,8 @@ export function failureMessage(result: Result): string {
 
 export class TaskWork implements TaskStore {
   private readonly controllers = new Map<string, AbortController>();
+  /** The session each running task's work belongs to. */
+  private readonly sessions = new Map<string, string>();
 
   constructor(
     private readonly inner: TaskStore,
@@ -104,6 +114,7 @@ export class TaskWork implements TaskStore {
   start(taskId: string, sessionId?: string): { signal: AbortSignal; done(): void } {
     const controller = new AbortController();
     this.controllers.set(taskId, controller);
+    if (sessionId !== undefined) this.sessions.set(taskId, sessionId);
     const timer = setInterval(() => {
       this.inner
         .getTask(taskId, sessionId)
@@ -119,6 +130,7 @@ export class TaskWork implements TaskStore {
       done: () => {
         clearInterval(timer);
         if (this.controllers.get(taskId) === controller) this.controllers.delete(taskId);
+        this.sessions.delete(taskId);
       },
     };
   }
@@ -129,6 +141,15 @@ export class TaskWork implements TaskStore {
    */
   cancelledElsewhere(taskId: string): void {
     this.abort(taskId, "task cancelled");
+  }
+
+  /** The session ended (DELETE, or evicted): the work of its tasks running here is cancelled. */
+  endSession(sessionId: string): void {
+    for (const [taskId, session] of [...this.sessions]) {
+      if (session !== sessionId) continue;
+      this.abort(taskId, "the session ended");
+      void this.inner.updateTaskStatus(taskId, "cancelled", "the session ended", sessionId).catch(() => {});
+    }
   }
 
   /** Tasks whose work runs here now (for `/healthz`). */
@@ -145,6 +166,7 @@ export class TaskWork implements TaskStore {
   private abort(taskId: string, why: string): void {
     this.controllers.get(taskId)?.abort(new Error(why));
     this.controllers.delete(taskId);
+    this.sessions.delete(taskId);
   }
 
   /** Stops every task's work (the store itself belongs to whoever made it). */

@@ -14,6 +14,7 @@ import type { CallbackRegistry } from "./callbacks.js";
 import { CALLBACK_PATH, CALLBACK_SECRET_HEADER } from "./callbacks.js";
 import { type AllowList, checkHostAndOrigin } from "./guard.js";
 import type { McpEndpoint } from "./mcp.js";
+import { isRedisFailure, REDIS_UNAVAILABLE } from "./redis-errors.js";
 import { json, RPC, rpcError } from "./respond.js";
 
 export const MCP_PATH = "/mcp";
@@ -37,6 +38,10 @@ export interface AppDeps {
 export function buildApp(deps: AppDeps): HttpApp {
   const app = new Hono<HttpEnv>();
   app.onError((error) => {
+    if (isRedisFailure(error)) {
+      deps.log(`shared state unavailable: ${error.message}`);
+      return rpcError(503, REDIS_UNAVAILABLE, { headers: { "retry-after": "1" } });
+    }
     deps.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
     return rpcError(500, "Internal server error", { code: RPC.internal });
   });

@@ -4,12 +4,15 @@
  * The SDK transport writes events through `forRequest(sessionId)` (its `EventStore`, which also
  * makes it send the priming event and the `retry` field); `tail()` serves the GET. A stream is
  * bound to the session that opened it; events are kept a while after the stream's last event.
- * In memory here; `./redis-state.ts` keeps them in Redis streams for a fleet.
+ * What is kept is bounded: an event larger than `maxEventBytes`, or one past the session's
+ * `maxSessionBytes`, is kept as a short stand-in (`replayStandIn`: a result names the get_task
+ * call that reads it). In memory here; `./redis-events.ts` keeps them in Redis for a fleet.
  */
 import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
-export type TailOutcome = "ended" | "aborted" | "unknown" | "lost";
+/** "busy": too many resumed streams are open on this replica; the client retries (the `retry` field). */
+export type TailOutcome = "ended" | "aborted" | "unknown" | "lost" | "busy";
 
 export type SendEvent = (eventId: string, message: JSONRPCMessage) => Promise<void> | void;
 
@@ -36,6 +39,8 @@ export interface StreamEvents {
    * response is sent or `signal` aborts. "unknown": no such stream for this session.
    */
   tail(lastEventId: string, sessionId: string, send: SendEvent, signal: AbortSignal): Promise<TailOutcome>;
+  /** The session ended: its events need not be kept (and no longer count against anything). */
+  endSession(sessionId: string): void | Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,33 +61,95 @@ export function parseEventId(id: string): { streamId: string; seq: string } | un
   return { streamId: id.slice(0, at), seq: id.slice(at + 1) };
 }
 
+export interface ReplayLimits {
+  /** The largest event kept whole (bytes of its JSON); default 256 KiB. */
+  maxEventBytes: number;
+  /** Bytes of events kept per session; default 4 MiB. */
+  maxSessionBytes: number;
+  /** How long a stream is kept after its last event; default 10 minutes. */
+  ttlMs: number;
+}
+
+export const DEFAULT_REPLAY_LIMITS: ReplayLimits = {
+  maxEventBytes: 256 * 1024,
+  maxSessionBytes: 4 * 1024 * 1024,
+  ttlMs: 10 * 60_000,
+};
+
+/** The get_task arguments that read a result again, from its structured content. */
+function resumeArgs(message: JSONRPCMessage): Record<string, string> | undefined {
+  const structured = "result" in message ? message.result.structuredContent : undefined;
+  if (typeof structured !== "object" || structured === null) return undefined;
+  for (const key of ["task_id", "batch_id", "crawl_id"] as const) {
+    const id = (structured as Record<string, unknown>)[key];
+    if (typeof id === "string" && id) return { [key]: id };
+  }
+  return undefined;
+}
+
+/**
+ * What replaces an event too large to keep: for a result, a short result saying how to read it
+ * (get_task with its id, when it has one); for anything else, an empty event (skipped on replay).
+ */
+export function replayStandIn(message: JSONRPCMessage, bytes: number): JSONRPCMessage {
+  if (!("result" in message) || !("id" in message)) return {} as JSONRPCMessage;
+  const args = resumeArgs(message);
+  const how = args ? `read it with get_task ${JSON.stringify(args)}` : "call the tool again for a fresh copy";
+  const text = `This result (${Math.ceil(bytes / 1024)} KiB) was too large to replay after the stream dropped: ${how}.`;
+  return {
+    jsonrpc: "2.0",
+    id: message.id,
+    result: {
+      content: [{ type: "text", text }],
+      ...(args ? { structuredContent: { status: "too_large_to_replay", ...args } } : {}),
+    },
+  };
+}
+
+/** The event as kept: itself, or its stand-in when it is over the event bound. */
+export function keptEvent(
+  message: JSONRPCMessage,
+  limits: ReplayLimits,
+): { json: string; full: string; standIn: string } {
+  const full = JSON.stringify(message);
+  const bytes = Buffer.byteLength(full);
+  const standIn = JSON.stringify(replayStandIn(message, bytes));
+  return { json: bytes > limits.maxEventBytes ? standIn : full, full, standIn };
+}
+
 interface Stream {
   session: string;
   events: JSONRPCMessage[];
+  bytes: number;
   ended: boolean;
   touched: number;
   wake: Set<() => void>;
 }
 
-export interface MemoryEventsOptions {
-  /** How long a stream is kept after its last event; default 10 minutes. */
-  ttlMs?: number;
+export interface MemoryEventsOptions extends Partial<ReplayLimits> {
   /** Streams kept at most (oldest dropped first); default 10,000. */
   maxStreams?: number;
 }
 
 export class MemoryEvents implements StreamEvents {
   readonly #streams = new Map<string, Stream>();
-  readonly #ttl: number;
+  /** Bytes kept per session. */
+  readonly #bytes = new Map<string, number>();
+  readonly #limits: ReplayLimits;
   readonly #max: number;
 
   constructor(options: MemoryEventsOptions = {}) {
-    this.#ttl = options.ttlMs ?? 10 * 60_000;
+    this.#limits = { ...DEFAULT_REPLAY_LIMITS, ...options };
     this.#max = options.maxStreams ?? 10_000;
   }
 
   get size(): number {
     return this.#streams.size;
+  }
+
+  /** Bytes of events kept for `session` (tests, health). */
+  bytesOf(session: string): number {
+    return this.#bytes.get(session) ?? 0;
   }
 
   forRequest(sessionId: string): RequestEvents {
@@ -99,15 +166,34 @@ export class MemoryEvents implements StreamEvents {
   #append(streamId: string, message: JSONRPCMessage, session: string): string {
     let s = this.#streams.get(streamId);
     if (!s) {
-      if (this.#streams.size >= this.#max) this.#streams.delete(this.#streams.keys().next().value as string);
-      s = { session, events: [], ended: false, touched: Date.now(), wake: new Set() };
+      if (this.#streams.size >= this.#max) this.#drop(this.#streams.keys().next().value as string);
+      s = { session, events: [], bytes: 0, ended: false, touched: Date.now(), wake: new Set() };
       this.#streams.set(streamId, s);
     }
-    s.events.push(message);
+    const kept = keptEvent(message, this.#limits);
+    const used = this.bytesOf(session);
+    const json = used + kept.json.length > this.#limits.maxSessionBytes ? kept.standIn : kept.json;
+    s.events.push(json === kept.full ? message : (JSON.parse(json) as JSONRPCMessage));
+    s.bytes += json.length;
+    this.#bytes.set(session, used + json.length);
     s.touched = Date.now();
     if (isFinal(message)) s.ended = true;
     for (const wake of [...s.wake]) wake();
     return eventId(streamId, s.events.length);
+  }
+
+  #drop(streamId: string): void {
+    const s = this.#streams.get(streamId);
+    if (!s) return;
+    this.#streams.delete(streamId);
+    const left = this.bytesOf(s.session) - s.bytes;
+    if (left > 0) this.#bytes.set(s.session, left);
+    else this.#bytes.delete(s.session);
+  }
+
+  /** Forgets a session's streams (it ended). */
+  endSession(session: string): void {
+    for (const [id, s] of this.#streams) if (s.session === session) this.#drop(id);
   }
 
   async tail(last: string, session: string, send: SendEvent, signal: AbortSignal): Promise<TailOutcome> {
@@ -139,13 +225,13 @@ export class MemoryEvents implements StreamEvents {
 
   /** Drops streams whose last event is older than the TTL (run by the server's sweeper). */
   sweep(): void {
-    const cutoff = Date.now() - this.#ttl;
-    for (const [id, s] of this.#streams)
-      if (s.touched < cutoff && s.wake.size === 0) this.#streams.delete(id);
+    const cutoff = Date.now() - this.#limits.ttlMs;
+    for (const [id, s] of this.#streams) if (s.touched < cutoff && s.wake.size === 0) this.#drop(id);
   }
 
   async close(): Promise<void> {
     for (const s of this.#streams.values()) for (const wake of [...s.wake]) wake();
     this.#streams.clear();
+    this.#bytes.clear();
   }
 }

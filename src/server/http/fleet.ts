@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { type SharedRateStore, useSharedRateStore } from "../../api/rate-limiter.js";
 import { credentialHasher } from "./auth.js";
 import type { CallbackShare, SharedRegistration } from "./callbacks.js";
+import { type CallAnnouncement, type CallAnnouncer, parseAnnouncement } from "./calls.js";
 import { connectShared, PREFIX, type Shared } from "./redis.js";
 import { RedisEvents } from "./redis-events.js";
 import { RedisOwnership } from "./redis-ownership.js";
@@ -43,6 +44,7 @@ end
 return 1`;
 
 const CALLBACKS = `${PREFIX}callbacks`;
+const CALLS = `${PREFIX}calls`;
 const callbackKey = (name: string) => `${PREFIX}cb:${name}`;
 
 export interface Fleet {
@@ -54,6 +56,9 @@ export interface Fleet {
   tasks: RedisTaskStore;
   ownership: RedisOwnership;
   callbackShare: CallbackShare;
+  /** Cancels and session ends, to every replica (`CallRegistry`). */
+  callAnnouncer: CallAnnouncer;
+  onCallAnnouncement(handler: (announcement: CallAnnouncement) => void): Promise<void>;
   /** Wakes this replica's waiters when another replica received a callback. */
   onCallback(handler: (taskId: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -107,6 +112,14 @@ export async function joinFleet(
     ownership: new RedisOwnership(shared),
     callbackShare,
     onCallback: (handler) => shared.on(CALLBACKS, handler),
+    callAnnouncer: {
+      publish: (announcement) => void redis.publish(CALLS, JSON.stringify(announcement)).catch(() => {}),
+    },
+    onCallAnnouncement: (handler) =>
+      shared.on(CALLS, (text) => {
+        const announcement = parseAnnouncement(text);
+        if (announcement) handler(announcement);
+      }),
     async close() {
       useSharedRateStore(undefined);
       await shared.close();

@@ -30,6 +30,7 @@ import { DEFAULT_CLIENT_LEVEL } from "../logging.js";
 import { ProtocolGuard } from "../protocol-guard.js";
 import { principalOf, withPrincipal } from "./auth.js";
 import { callContext } from "./callback-client.js";
+import type { CallRegistry } from "./calls.js";
 import type { StreamEvents } from "./events.js";
 import { RPC, rpcError } from "./respond.js";
 import type { SessionStore } from "./sessions.js";
@@ -42,10 +43,10 @@ export const RETRY_MS = 1_000;
 export interface McpDeps {
   sessions: SessionStore;
   events: StreamEvents;
+  /** Calls in flight by session: where cancels and session ends are routed. */
+  calls: CallRegistry;
   /** The keyed hash principals are made with (`credentialHasher`). */
   hash: CredentialHash;
-  /** Sessions evicted to make room for a principal's new one: their work and streams end. */
-  evicted?(sessionIds: readonly string[]): void;
   /** A server for one request (`undefined`: no key to call the API with); `release()` disconnects it and hands it back. */
   serverFor(apiKey: string | undefined): { server: WebDataServer; release(): Promise<void> } | undefined;
   draining(): boolean;
@@ -64,7 +65,7 @@ const notFound = () =>
 
 export class McpEndpoint {
   readonly #deps: McpDeps;
-  readonly #inflight = new Set<CallTransport>();
+  readonly #inflight = new Set<AnsweringTransport>();
   readonly #idle = new Set<() => void>();
 
   constructor(deps: McpDeps) {
@@ -130,12 +131,15 @@ export class McpEndpoint {
     if (!session) return notFound();
     if (method === "DELETE") {
       await this.#deps.sessions.delete(sessionId);
+      this.#deps.calls.endSession(sessionId);
       this.#deps.sessionsChanged?.();
       return new Response(null, { status: 200 });
     }
     await this.#deps.sessions.touch(sessionId);
     if (method === "GET") return this.#resume(request, sessionId);
-    this.#forwardCancels(sessionId, body);
+    for (const { requestId, reason } of cancelsIn(body)) {
+      this.#deps.calls.cancel(sessionId, requestId, reason ?? "cancelled by the client");
+    }
     const level = levelSet(body);
     if (level) await this.#deps.sessions.setLogLevel(sessionId, level);
     try {
@@ -143,22 +147,6 @@ export class McpEndpoint {
       return await this.#run(withProtocol(request, session.protocol), body, who, apiKey, run);
     } finally {
       void this.#deps.sessions.touch(sessionId);
-    }
-  }
-
-  /**
-   * A client's `notifications/cancelled` for a call still running here goes to that call's server
-   * (each POST has its own), which aborts the call's work as over stdio.
-   */
-  #forwardCancels(sessionId: string, body: unknown): void {
-    for (const message of Array.isArray(body) ? body : [body]) {
-      const cancel = CancelledNotificationSchema.safeParse(message);
-      if (!cancel.success || cancel.data.params.requestId === undefined) continue;
-      const requestId = cancel.data.params.requestId;
-      for (const call of this.#inflight) {
-        if (call.session === sessionId && call.pending.has(requestId))
-          call.cancel(requestId, message as JSONRPCMessage);
-      }
     }
   }
 
@@ -180,7 +168,8 @@ export class McpEndpoint {
         headers: { "retry-after": String(opened.retryAfter) },
       });
     }
-    if (opened.evicted.length > 0) this.#deps.evicted?.(opened.evicted);
+    // An evicted session ends like a DELETE: its calls, task work and kept events stop.
+    for (const id of opened.evicted) this.#deps.calls.endSession(id);
     const response = await this.#run(request, body, auth, apiKey, { sessionId: opened.session.id });
     if (response.status !== 200) await this.#deps.sessions.delete(opened.session.id);
     this.#deps.sessionsChanged?.();
@@ -212,9 +201,11 @@ export class McpEndpoint {
     // as `extra.sessionId` (MCP tasks are scoped by it).
     transport.sessionId = sessionId;
     let finished = false;
+    let untrack = () => {};
     const finish = () => {
       if (finished) return;
       finished = true;
+      untrack();
       this.#inflight.delete(tracked);
       if (this.#inflight.size === 0) for (const wake of [...this.#idle]) wake();
       void made.release().catch((e: unknown) => this.#deps.log(`server release failed: ${String(e)}`));
@@ -222,10 +213,13 @@ export class McpEndpoint {
     // The request's server is closed once every request in the POST is answered.
     // Telemetry wraps inside it, so the drain's `failPending` answers end their spans too.
     const guarded = new ProtocolGuard(transport);
-    const tracked = new CallTransport(this.#deps.instrument?.(guarded) ?? guarded, sessionId, (_id, left) => {
+    const tracked = new CallTransport(this.#deps.instrument?.(guarded) ?? guarded, (_id, left) => {
       if (left === 0) finish();
     });
-    if (first) this.#inflight.add(tracked);
+    if (first) {
+      this.#inflight.add(tracked);
+      untrack = this.#deps.calls.add(sessionId, tracked);
+    }
     try {
       await made.server.server.connect(tracked);
       const response = await callContext.run({ note: events.note }, () =>
@@ -331,23 +325,6 @@ export class McpEndpoint {
  * still open in this POST — its server serves nothing else — instead of being dropped.
  */
 class CallTransport extends AnsweringTransport {
-  constructor(
-    inner: Transport,
-    readonly session: string,
-    answered: (id: RequestId, left: number) => void,
-  ) {
-    super(inner, answered);
-  }
-
-  /**
-   * A client's cancel of one of this POST's calls, which came in another POST: its server aborts
-   * the call's work and sends no answer, so the call no longer holds the stream open.
-   */
-  cancel(requestId: RequestId, notification: JSONRPCMessage): void {
-    this.receive(notification);
-    this.forget(requestId);
-  }
-
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const [open] = this.pending;
     if (
@@ -360,6 +337,16 @@ class CallTransport extends AnsweringTransport {
     }
     return super.send(message, options);
   }
+}
+
+/** The `notifications/cancelled` in a POST body. */
+function cancelsIn(body: unknown): Array<{ requestId: RequestId; reason?: string }> {
+  return (Array.isArray(body) ? body : [body]).flatMap((message) => {
+    const parsed = CancelledNotificationSchema.safeParse(message);
+    return parsed.success && parsed.data.params.requestId !== undefined
+      ? [{ requestId: parsed.data.params.requestId, reason: parsed.data.params.reason }]
+      : [];
+  });
 }
 
 /** The level the last valid `logging/setLevel` in the POST body sets, if any. */

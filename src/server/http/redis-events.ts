@@ -8,10 +8,13 @@
  */
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import {
+  DEFAULT_REPLAY_LIMITS,
   eventId,
   isFinal,
+  keptEvent,
   notHere,
   parseEventId,
+  type ReplayLimits,
   type RequestEvents,
   type SendEvent,
   type StreamEvents,
@@ -22,43 +25,74 @@ import { PREFIX, type Shared } from "./redis.js";
 
 const data = (streamId: string) => `${PREFIX}ev:${streamId}`;
 const meta = (streamId: string) => `${PREFIX}evm:${streamId}`;
+const sessionBytes = (session: string) => `${PREFIX}evb:${session}`;
 const BLOCK_MS = 1_000;
+
+/**
+ * One event, one round trip. KEYS: stream, meta, session bytes. ARGV: session, replica, request
+ * id JSON, handles JSON, event JSON, its stand-in JSON, final "1"/"", ttl ms, max session bytes.
+ * Past the session's bytes the stand-in is kept instead. Returns the entry id.
+ */
+const STORE = `
+local msg = ARGV[5]
+local used = tonumber(redis.call('GET', KEYS[3]) or '0')
+if used + string.len(msg) > tonumber(ARGV[9]) then msg = ARGV[6] end
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  redis.call('HSET', KEYS[2], 'session', ARGV[1], 'replica', ARGV[2], 'request', ARGV[3], 'handles', ARGV[4])
+end
+if ARGV[7] == '1' then redis.call('HSET', KEYS[2], 'ended', '1') end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', '2000', '*', 'm', msg)
+redis.call('INCRBY', KEYS[3], string.len(msg))
+local ttl = tonumber(ARGV[8])
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('PEXPIRE', KEYS[2], ttl)
+redis.call('PEXPIRE', KEYS[3], ttl)
+return id`;
+
+export interface RedisEventsOptions extends Partial<ReplayLimits> {
+  /** Blocking readers (resumed streams) open at once; default 64. A resume past it is refused. */
+  maxReaders?: number;
+}
 
 export class RedisEvents implements StreamEvents {
   readonly #shared: Shared;
-  readonly #ttlMs: number;
+  readonly #limits: ReplayLimits;
+  readonly #maxReaders: number;
+  #readers = 0;
 
-  constructor(shared: Shared, options: { ttlMs?: number } = {}) {
+  constructor(shared: Shared, options: RedisEventsOptions = {}) {
     this.#shared = shared;
-    this.#ttlMs = options.ttlMs ?? 10 * 60_000;
+    this.#limits = { ...DEFAULT_REPLAY_LIMITS, ...options };
+    this.#maxReaders = options.maxReaders ?? 64;
   }
 
   forRequest(sessionId: string, requestId?: RequestId): RequestEvents {
     const { redis, replica } = this.#shared;
     let streamId: string | undefined;
     const handles: UpstreamHandle[] = [];
-    const ttl = this.#ttlMs;
+    const limits = this.#limits;
     return {
       store: {
         storeEvent: async (id, message) => {
-          if (streamId === undefined) {
-            streamId = id;
-            await redis
-              .multi()
-              .hset(meta(id), {
-                session: sessionId,
-                replica,
-                request: JSON.stringify(requestId ?? null),
-                handles: JSON.stringify(handles),
-              })
-              .pexpire(meta(id), ttl)
-              .exec();
-          }
-          const entry = await redis.xadd(data(id), "MAXLEN", "~", "2000", "*", "m", JSON.stringify(message));
-          const multi = redis.multi().pexpire(data(id), ttl).pexpire(meta(id), ttl);
-          if (isFinal(message)) multi.hset(meta(id), "ended", "1");
-          await multi.exec();
-          return eventId(id, entry as string);
+          streamId ??= id;
+          const kept = keptEvent(message, limits);
+          const entry = await redis.eval(
+            STORE,
+            3,
+            data(id),
+            meta(id),
+            sessionBytes(sessionId),
+            sessionId,
+            replica,
+            JSON.stringify(requestId ?? null),
+            JSON.stringify(handles),
+            kept.json,
+            kept.standIn,
+            isFinal(message) ? "1" : "",
+            limits.ttlMs,
+            limits.maxSessionBytes,
+          );
+          return eventId(id, String(entry));
         },
         replayEventsAfter: notHere,
       },
@@ -67,6 +101,10 @@ export class RedisEvents implements StreamEvents {
         if (streamId !== undefined) void redis.hset(meta(streamId), "handles", JSON.stringify(handles));
       },
     };
+  }
+
+  async endSession(sessionId: string): Promise<void> {
+    await this.#shared.redis.del(sessionBytes(sessionId));
   }
 
   async tail(last: string, session: string, send: SendEvent, signal: AbortSignal): Promise<TailOutcome> {
@@ -86,6 +124,8 @@ export class RedisEvents implements StreamEvents {
       return false;
     };
     if (await deliver(await redis.xrange(data(parsed.streamId), `(${cursor}`, "+"))) return "ended";
+    if (this.#readers >= this.#maxReaders) return "busy";
+    this.#readers += 1;
     const reader = this.#shared.blocking();
     const stop = () => reader.disconnect();
     signal.addEventListener("abort", stop, { once: true });
@@ -111,6 +151,7 @@ export class RedisEvents implements StreamEvents {
     } finally {
       signal.removeEventListener("abort", stop);
       reader.disconnect();
+      this.#readers -= 1;
     }
   }
 

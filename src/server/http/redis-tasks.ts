@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { CreateTaskOptions, TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import type { Request, RequestId, Result, Task } from "@modelcontextprotocol/sdk/types.js";
+import { TASK_TTL_MS } from "../tasks.js";
 import { PREFIX, type Shared } from "./redis.js";
 
 const rec = (id: string) => `${PREFIX}t:${id}`;
@@ -44,7 +45,8 @@ export class RedisTaskStore implements TaskStore {
     sessionId?: string,
   ): Promise<Task> {
     const now = new Date().toISOString();
-    const ttl = params.ttl ?? null;
+    // Every key expires: a task created without a TTL gets the default one.
+    const ttl = params.ttl ?? TASK_TTL_MS;
     const task: Task = {
       taskId: randomUUID(),
       status: "working",
@@ -56,8 +58,11 @@ export class RedisTaskStore implements TaskStore {
     const multi = this.#shared.redis
       .multi()
       .hset(rec(task.taskId), { task: JSON.stringify(task), session: sessionId ?? "" })
-      .zadd(list(sessionId), Date.now(), task.taskId);
-    if (ttl !== null) multi.pexpire(rec(task.taskId), ttl);
+      .zadd(list(sessionId), Date.now(), task.taskId)
+      .pexpire(rec(task.taskId), ttl)
+      // The list lives as long as its longest-lived task.
+      .pexpire(list(sessionId), ttl, "NX")
+      .pexpire(list(sessionId), ttl, "GT");
     await multi.exec();
     return task;
   }

@@ -8,6 +8,8 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 
 export const PREFIX = "wd:";
+/** Every command fails after this long without an answer (a stalled Redis must not hang calls). */
+export const COMMAND_TIMEOUT_MS = 5_000;
 const HEARTBEAT_MS = 1_000;
 const HEARTBEAT_TTL_MS = 3_500;
 
@@ -26,7 +28,13 @@ export interface Shared {
 }
 
 export async function connectShared(url: string, log: (line: string) => void): Promise<Shared> {
-  const options = { lazyConnect: true, maxRetriesPerRequest: 3, enableAutoPipelining: true };
+  // Two connections plus the bounded blocking readers (`RedisEvents`): the pool is bounded.
+  const options = {
+    lazyConnect: true,
+    maxRetriesPerRequest: 3,
+    enableAutoPipelining: true,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+  };
   const redis = new Redis(url, options);
   const sub = new Redis(url, { lazyConnect: true });
   const quiet = (what: string) => (error: Error) => log(`redis (${what}): ${error.message}`);
@@ -58,7 +66,7 @@ export async function connectShared(url: string, log: (line: string) => void): P
     replica,
     alive: async (id) => (await redis.exists(`${PREFIX}replica:${id}`)) === 1,
     blocking() {
-      const conn = redis.duplicate({ enableAutoPipelining: false });
+      const conn = redis.duplicate({ enableAutoPipelining: false, commandTimeout: 2 * COMMAND_TIMEOUT_MS });
       conn.on("error", quiet("stream reader"));
       blockers.add(conn);
       conn.once("end", () => blockers.delete(conn));

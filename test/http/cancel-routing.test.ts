@@ -1,0 +1,151 @@
+/**
+ * Issue 23 items 4–5: a `notifications/cancelled` over HTTP reaches the call it names (each POST
+ * has a fresh server, so it must be routed), on whichever replica runs it (Redis pub/sub); DELETE
+ * ends the session's calls and MCP task work. "Stopped" is read from the sandbox's request log:
+ * at most one poll of the task after the cancel (polls are a second or more apart), and none
+ * once the call is over.
+ */
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { startRedis, type TestRedis } from "../helpers/redis.js";
+import { connect, INITIALIZE, raw, sandboxConfig } from "./helpers.js";
+
+const KEY = "wdk_cancelQZXJVKWPRT";
+let sandbox: Sandbox;
+let http: HttpServer;
+let redis: TestRedis;
+let replicaA: HttpServer;
+let replicaB: HttpServer;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ taskLatencyMs: 120_000 });
+  http = await startHttpServer({ config: sandboxConfig(sandbox, KEY), port: 0, log: () => {} });
+  redis = await startRedis();
+  const fleet = { config: sandboxConfig(sandbox, KEY), port: 0, redisUrl: redis.url, log: () => {} };
+  replicaA = await startHttpServer(fleet);
+  replicaB = await startHttpServer(fleet);
+});
+
+afterAll(async () => {
+  await http?.shutdown(0);
+  await replicaA?.shutdown(0);
+  await replicaB?.shutdown(0);
+  await redis?.stop();
+  await sandbox?.close();
+});
+
+const health = async (server: HttpServer) =>
+  (await raw(server.url.replace(/\/mcp$/, "/healthz"))).json() as {
+    active_requests: number;
+    tasks_running: number;
+  };
+
+/** The task the call submitted, once the sandbox has seen it polled. */
+async function polledTask(since: number): Promise<string> {
+  let id: string | undefined;
+  await vi.waitFor(
+    () => {
+      id = sandbox.requests
+        .slice(since)
+        .map((r) => /^\/v1\/tasks\/([^/]+)$/.exec(r.path)?.[1])
+        .find((x) => x !== undefined);
+      expect(id).toBeDefined();
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+  return id!;
+}
+
+const pollsOf = (task: string, after: number) =>
+  sandbox.requests.filter((r) => r.path === `/v1/tasks/${task}` && r.at > after).length;
+
+const longCall = {
+  name: "extract_page",
+  arguments: { url: "https://example.com/slow", render: true, max_chars: 500 },
+};
+
+describe("notifications/cancelled over HTTP", () => {
+  it("stops the call it names: its polling ends", async () => {
+    const c = await connect(http.url);
+    try {
+      const from = sandbox.requests.length;
+      const abort = new AbortController();
+      const call = c.client
+        .callTool(longCall, CallToolResultSchema, { signal: abort.signal })
+        .catch((e: unknown) => e);
+      const task = await polledTask(from);
+      const cancelledAt = Date.now();
+      abort.abort("the user changed their mind");
+      await call;
+      await vi.waitFor(async () => expect((await health(http)).active_requests).toBe(0), {
+        timeout: 10_000,
+        interval: 100,
+      });
+      expect(pollsOf(task, cancelledAt)).toBeLessThanOrEqual(1);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("reaches the call on another replica (Redis pub/sub)", async () => {
+    const init = await raw(replicaA.url, { body: INITIALIZE });
+    const session = String(init.headers["mcp-session-id"]);
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": session,
+      "mcp-protocol-version": "2025-06-18",
+    };
+    const from = sandbox.requests.length;
+    const call = await fetch(replicaA.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: longCall }),
+    });
+    const task = await polledTask(from);
+    expect((await health(replicaA)).active_requests).toBe(1);
+    const cancelledAt = Date.now();
+    const cancel = await raw(replicaB.url, {
+      headers,
+      body: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "stop" } },
+    });
+    expect(cancel.status).toBe(202);
+    await vi.waitFor(async () => expect((await health(replicaA)).active_requests).toBe(0), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    expect(pollsOf(task, cancelledAt)).toBeLessThanOrEqual(1);
+    await call.body?.cancel();
+  });
+});
+
+describe("DELETE ends the session's work", () => {
+  it("cancels its calls in flight and its MCP tasks", async () => {
+    const c = await connect(http.url);
+    const from = sandbox.requests.length;
+    const plain = c.client.callTool(longCall, CallToolResultSchema).catch((e: unknown) => e);
+    const task = await polledTask(from);
+    const created = await c.client.request(
+      { method: "tools/call", params: { ...longCall, task: { ttl: 600_000 } } },
+      // The CreateTaskResult is read loosely: only its task id matters here.
+      CallToolResultSchema.passthrough(),
+    );
+    expect(JSON.stringify(created)).toMatch(/taskId/);
+    await vi.waitFor(async () => expect((await health(http)).tasks_running).toBe(1), { timeout: 10_000 });
+    const endedAt = Date.now();
+    await c.transport.terminateSession();
+    await vi.waitFor(
+      async () => {
+        const h = await health(http);
+        expect(h.active_requests).toBe(0);
+        expect(h.tasks_running).toBe(0);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(pollsOf(task, endedAt)).toBeLessThanOrEqual(1);
+    await c.client.close();
+    await plain;
+  });
+});

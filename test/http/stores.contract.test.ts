@@ -1,0 +1,179 @@
+/**
+ * The HTTP layer's stores, memory and Redis side by side through one contract (issue 23 items
+ * 3–4, 8): sessions capped per principal with least-recently-used eviction, ownership of upstream
+ * work, and stream events bounded per event and per session (a result too large to replay is
+ * kept as a short "read it with get_task" stand-in). Then a fleet run: every key it leaves in
+ * Redis has an expiry, and an MCP task's TTL is clamped to the configured maximum.
+ */
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Principal } from "../../src/principal.js";
+import { startSandbox } from "../../src/sandbox/index.js";
+import { MemoryEvents, type ReplayLimits, type StreamEvents } from "../../src/server/http/events.js";
+import { connectShared, type Shared } from "../../src/server/http/redis.js";
+import { RedisEvents } from "../../src/server/http/redis-events.js";
+import { RedisOwnership } from "../../src/server/http/redis-ownership.js";
+import { RedisSessions } from "../../src/server/http/redis-sessions.js";
+import { MemorySessions, type SessionLimits, type SessionStore } from "../../src/server/http/sessions.js";
+import { startHttpServer } from "../../src/server/http.js";
+import { MemoryOwnership, type OwnershipStore } from "../../src/server/ownership.js";
+import { startRedis, type TestRedis } from "../helpers/redis.js";
+import { connect, sandboxConfig } from "./helpers.js";
+
+let redis: TestRedis;
+let shared: Shared;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  shared = await connectShared(redis.url, () => {});
+});
+
+afterAll(async () => {
+  await shared?.close();
+  await redis?.stop();
+});
+
+const LIMITS: SessionLimits = { idleTimeoutMs: 60_000, maxSessions: 50, maxPerPrincipal: 3 };
+const REPLAY: ReplayLimits = { maxEventBytes: 2_000, maxSessionBytes: 10_000, ttlMs: 60_000 };
+const alice = new Principal("alice-id", "oauth");
+const bob = new Principal("bob-id", "oauth");
+
+const kinds = [
+  {
+    name: "memory",
+    sessions: (): SessionStore => new MemorySessions(LIMITS),
+    ownership: (): OwnershipStore => new MemoryOwnership(),
+    events: (): StreamEvents => new MemoryEvents(REPLAY),
+  },
+  {
+    name: "redis",
+    sessions: (): SessionStore => new RedisSessions(shared, LIMITS),
+    ownership: (): OwnershipStore => new RedisOwnership(shared),
+    events: (): StreamEvents => new RedisEvents(shared, REPLAY),
+  },
+];
+
+const result = (id: number, text: string, taskId?: string): JSONRPCMessage => ({
+  jsonrpc: "2.0",
+  id,
+  result: {
+    content: [{ type: "text", text }],
+    ...(taskId ? { structuredContent: { task_id: taskId } } : {}),
+  },
+});
+
+/** What a resume of `stream` after its priming event replays. */
+async function replay(events: StreamEvents, session: string, primingId: string): Promise<JSONRPCMessage[]> {
+  const got: JSONRPCMessage[] = [];
+  await events.tail(primingId, session, (_id, m) => void got.push(m), AbortSignal.timeout(5_000));
+  return got;
+}
+
+describe.each(kinds)("$name stores", (kind) => {
+  it("sessions: at a principal's cap its least recently used is evicted, others untouched", async () => {
+    const store = kind.sessions();
+    const opened: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await store.open(alice);
+      if (!s.ok) throw new Error("refused");
+      opened.push(s.session.id);
+    }
+    const theirs = await store.open(bob);
+    expect(theirs.ok).toBe(true);
+    await store.touch(opened[0]);
+    expect(await store.get(opened[0], alice)).toBeDefined();
+    const fourth = await store.open(alice);
+    expect(fourth.ok && fourth.evicted).toEqual([opened[1]]);
+    expect(await store.get(opened[1], alice)).toBeUndefined();
+    expect(await store.get(opened[0], alice)).toBeDefined();
+    expect(await store.countOf(alice)).toBe(3);
+    expect(await store.countOf(bob)).toBe(1);
+    // Bound to the principal: another one does not find it.
+    expect(await store.get(opened[0], bob)).toBeUndefined();
+  });
+
+  it("ownership: only the claimer owns, listings filter", async () => {
+    const store = kind.ownership();
+    await store.claim("alice-id", [
+      { kind: "task", id: "t1" },
+      { kind: "batch", id: "b1" },
+    ]);
+    expect(await store.owned("alice-id", [{ kind: "task", id: "t1" }])).toHaveLength(1);
+    expect(await store.owned("bob-id", [{ kind: "task", id: "t1" }])).toHaveLength(0);
+    // Kind matters: a task id is not a batch id.
+    expect(await store.owned("alice-id", [{ kind: "batch", id: "t1" }])).toHaveLength(0);
+    const listed = await store.owned("alice-id", [
+      { kind: "task", id: "t0" },
+      { kind: "task", id: "t1" },
+    ]);
+    expect(listed.map((r) => r.id)).toEqual(["t1"]);
+  });
+
+  it("events: an event over the bound is replayed as a short get_task stand-in", async () => {
+    const events = kind.events();
+    const session = `s-${kind.name}-big`;
+    const { store } = events.forRequest(session, 1);
+    const priming = await store.storeEvent("stream-big", {} as JSONRPCMessage);
+    await store.storeEvent("stream-big", result(1, "x".repeat(50_000), "task-42"));
+    const [message] = await replay(events, session, priming);
+    const text = JSON.stringify(message);
+    expect(text.length).toBeLessThan(1_000);
+    expect(text).toMatch(/too large to replay/);
+    expect(text).toContain("get_task");
+    expect(text).toContain("task-42");
+  });
+
+  it("events: a session keeps a bounded number of bytes", async () => {
+    const events = kind.events();
+    const session = `s-${kind.name}-many`;
+    const replayed: JSONRPCMessage[] = [];
+    for (let i = 0; i < 10; i++) {
+      const { store } = events.forRequest(session, i);
+      const priming = await store.storeEvent(`stream-${kind.name}-${i}`, {} as JSONRPCMessage);
+      await store.storeEvent(`stream-${kind.name}-${i}`, result(i, "y".repeat(1_800)));
+      replayed.push(...(await replay(events, session, priming)));
+    }
+    const kept = replayed.reduce((n, m) => n + JSON.stringify(m).length, 0);
+    expect(kept).toBeLessThanOrEqual(REPLAY.maxSessionBytes + 10 * 300);
+    expect(JSON.stringify(replayed.at(-1))).toMatch(/too large to replay/);
+    expect(JSON.stringify(replayed[0])).toContain("y".repeat(1_800));
+  });
+});
+
+describe("a fleet's Redis", () => {
+  it("leaves no key without an expiry, and clamps an MCP task's TTL", async () => {
+    const sandbox = await startSandbox();
+    const http = await startHttpServer({
+      config: sandboxConfig(sandbox, "wdk_keysQZXJVKWPRTMN", { WEBDATA_TASK_MAX_TTL_MS: "3600000" }),
+      port: 0,
+      redisUrl: redis.url,
+      log: () => {},
+    });
+    const c = await connect(http.url);
+    try {
+      await c.client.callTool({ name: "extract_page", arguments: { url: `${sandbox.siteUrl}/` } });
+      await c.client.callTool({ name: "get_task", arguments: {} });
+      const created = await c.client.request(
+        {
+          method: "tools/call",
+          params: { name: "extract_page", arguments: { url: `${sandbox.siteUrl}/` }, task: { ttl: 1e13 } },
+        },
+        CreateTaskResultSchema,
+      );
+      expect(created.task.ttl).toBe(3_600_000);
+      const probe = new Redis(redis.url);
+      const keys = await probe.keys("wd:*");
+      const forever: string[] = [];
+      for (const key of keys) if ((await probe.pttl(key)) < 0) forever.push(key);
+      await probe.quit();
+      expect(keys.length).toBeGreaterThan(5);
+      expect(forever).toEqual([]);
+    } finally {
+      await c.close();
+      await http.shutdown(0);
+      await sandbox.close();
+    }
+  });
+});
