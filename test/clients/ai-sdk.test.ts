@@ -44,7 +44,4 @@ describeFramework({
     progress: "@ai-sdk/mcp 1.0 sends no progressToken and has no progress callback",
   },
   cancelStaysLocal: "@ai-sdk/mcp 1.0 sends no notifications/cancelled, so the server's work runs on",
-  failsUntilI22: {
-    both: ["misspelled argument names the real one"],
-  },
 });

@@ -84,6 +84,6 @@ describeFramework({
     cancel: "mcpToTool's callTool takes no abort signal: a Gemini function call cannot be cancelled",
   },
   failsUntilI22: {
-    both: ["convert without warnings", "misspelled argument names the real one", "page body forwarded once"],
+    both: ["page body forwarded once"],
   },
 });

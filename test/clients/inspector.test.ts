@@ -62,6 +62,6 @@ describeFramework({
     cancel: "the CLI has no way to cancel a call it started",
   },
   failsUntilI22: {
-    both: ["misspelled argument names the real one", "page body forwarded once"],
+    both: ["page body forwarded once"],
   },
 });

@@ -72,10 +72,6 @@ describeFramework({
     };
   },
   failsUntilI22: {
-    both: [
-      "invalid argument reaches the model",
-      "misspelled argument names the real one",
-      "page body forwarded once",
-    ],
+    both: ["page body forwarded once"],
   },
 });

@@ -67,7 +67,4 @@ describeFramework({
       close: () => client.disconnect(),
     };
   },
-  failsUntilI22: {
-    both: ["convert without warnings", "misspelled argument names the real one"],
-  },
 });

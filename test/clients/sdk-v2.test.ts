@@ -40,6 +40,6 @@ describeFramework({
     };
   },
   failsUntilI22: {
-    both: ["misspelled argument names the real one", "page body forwarded once"],
+    both: ["page body forwarded once"],
   },
 });
