@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { InputProperty } from "../api/schemas.js";
+import { linearPattern } from "./linear-pattern.js";
 import { paramMessage, unknownParamsMessage } from "./messages.js";
 import { type ParsedRules, parseRules } from "./rules.js";
 
@@ -96,7 +97,11 @@ function applyRules(kind: Kind, r: ParsedRules, error: ErrorFn, item?: Kind): [z
     if (r.format === "email") str = str.email();
     if (r.minLength !== undefined) str = str.min(r.minLength);
     if (r.maxLength !== undefined) str = str.max(r.maxLength);
-    if (r.pattern !== undefined) str = str.regex(new RegExp(r.pattern));
+    if (r.pattern !== undefined) {
+      const pattern = linearPattern(r.pattern);
+      if (pattern) str = str.regex(pattern);
+      else skipped.push(unrunnable(r.pattern));
+    }
     s = str;
     if (r.min !== undefined || r.max !== undefined) skipped.push("min/max on a string");
   } else if (kind === "integer" || kind === "number") {
@@ -123,8 +128,12 @@ function applyRules(kind: Kind, r: ParsedRules, error: ErrorFn, item?: Kind): [z
 /** For typed arrays, a pattern applies to each string item. */
 function applyItemRules(item: Kind, r: ParsedRules, error: ErrorFn): z.ZodType {
   const s = scalar(item, error);
-  return item === "string" && r.pattern ? (s as z.ZodString).regex(new RegExp(r.pattern)) : s;
+  const pattern = item === "string" && r.pattern ? linearPattern(r.pattern) : undefined;
+  return pattern ? (s as z.ZodString).regex(pattern) : s;
 }
+
+const unrunnable = (pattern: string) =>
+  `pattern ${JSON.stringify(pattern)} not checked locally (it needs a backtracking engine; the API checks it)`;
 
 function hasConstraints(r: ParsedRules): boolean {
   return [r.minLength, r.maxLength, r.min, r.max, r.pattern, r.format].some((v) => v !== undefined);

@@ -2,8 +2,11 @@
  * A template version's JSON-Schema `input_schema` → a zod validator, through zod 4's own
  * `z.fromJSONSchema`. A schema it cannot convert (an unsupported keyword or type, a dangling
  * `$ref`) degrades to "any object" with a note: the API still validates such params itself.
+ * `pattern`s are taken out before the conversion (zod would run them on the backtracking engine)
+ * and checked on the linear one (`linearPattern`) where `properties`/`items` reach them.
  */
 import { z } from "zod";
+import { linearPattern } from "./linear-pattern.js";
 
 export interface TemplateInputSchema {
   schema: z.ZodType;
@@ -18,7 +21,8 @@ export function templateInputSchema(input: unknown): TemplateInputSchema {
     return { schema: permissive(), notes: [], exact: false };
   }
   try {
-    const schema = z.fromJSONSchema(input as Parameters<typeof z.fromJSONSchema>[0]);
+    const converted = z.fromJSONSchema(withoutPatterns(input) as Parameters<typeof z.fromJSONSchema>[0]);
+    const schema = converted.superRefine((value, ctx) => checkPatterns(input, value, [], ctx));
     return { schema, notes: [], exact: true };
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
@@ -27,6 +31,36 @@ export function templateInputSchema(input: unknown): TemplateInputSchema {
       notes: [`input_schema not checked locally (${why}); the API validates the params`],
       exact: false,
     };
+  }
+}
+
+/** A copy of a JSON Schema without any `pattern` keyword. */
+function withoutPatterns(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutPatterns);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "pattern" && typeof value === "string") continue;
+    out[key] = withoutPatterns(value);
+  }
+  return out;
+}
+
+/** Each string `properties`/`items` lead to, against its node's `pattern` on the linear engine. */
+function checkPatterns(node: unknown, value: unknown, path: PropertyKey[], ctx: z.RefinementCtx): void {
+  if (!node || typeof node !== "object") return;
+  const schema = node as { pattern?: unknown; properties?: Record<string, unknown>; items?: unknown };
+  if (typeof value === "string" && typeof schema.pattern === "string") {
+    const pattern = linearPattern(schema.pattern);
+    if (pattern && !pattern.test(value))
+      ctx.addIssue({ code: "custom", path, message: `must match the pattern ${schema.pattern}` });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      checkPatterns(schema.items, item, [...path, i], ctx);
+    });
+  } else if (value && typeof value === "object" && schema.properties) {
+    for (const [key, sub] of Object.entries(schema.properties))
+      checkPatterns(sub, (value as Record<string, unknown>)[key], [...path, key], ctx);
   }
 }
 

@@ -1,0 +1,45 @@
+/**
+ * Patterns that come from data (an agent's `pattern` rule, a template's JSON Schema `pattern`)
+ * run on RE2 (`re2js`, a pure-JS port): matching takes time linear in the input, so no argument
+ * can stall the process the way a backtracking engine does on `^(a+)+$`. A pattern RE2 cannot run
+ * (a backreference, a lookaround) is not checked locally; the API still validates it.
+ */
+import { RE2JS } from "re2js";
+
+/**
+ * A `RegExp` whose matching is RE2's. zod's `.regex()` calls `test`, and its JSON Schema output
+ * reads `source`, so the advertised schema keeps the pattern as the catalog wrote it.
+ */
+class LinearRegExp extends RegExp {
+  readonly #re2: RE2JS;
+
+  constructor(pattern: string, re2: RE2JS) {
+    super(pattern);
+    this.#re2 = re2;
+  }
+
+  override test(input: string): boolean {
+    return this.#re2.test(input);
+  }
+
+  override exec(input: string): RegExpExecArray | null {
+    return this.#re2.exec(input) as RegExpExecArray | null;
+  }
+}
+
+const MAX_CACHED = 256;
+const compiled = new Map<string, RegExp | undefined>();
+
+/** The pattern as a linear-time `RegExp`, or undefined when RE2 cannot run it (or it is not a pattern). */
+export function linearPattern(pattern: string): RegExp | undefined {
+  if (compiled.has(pattern)) return compiled.get(pattern);
+  let regexp: RegExp | undefined;
+  try {
+    regexp = new LinearRegExp(pattern, RE2JS.compile(RE2JS.translateRegExp(pattern)));
+  } catch {
+    regexp = undefined;
+  }
+  if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(pattern, regexp);
+  return regexp;
+}
