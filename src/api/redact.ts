@@ -1,6 +1,6 @@
 /**
- * Secret redaction, the one rule everywhere: every run of more than 4 characters of a secret is
- * replaced. Every message the client builds passes through a `Redactor` holding the API key and
+ * Secret redaction, the one rule everywhere: every run of more than 4 characters of a secret, or
+ * of its base64, base64url, hex or URL-encoded form, is replaced. Every message the client builds passes through a `Redactor` holding the API key and
  * the legacy credential; the server redacts tool results and log lines with `makeRedactor`.
  */
 
@@ -18,12 +18,35 @@ const WINDOW = MAX_VISIBLE + 1;
 
 export type Redact = (text: string) => string;
 
+/** Leading and trailing characters of a base64 form that also hold bits of the bytes around it. */
+const BASE64_EDGE = 4;
+
+/**
+ * The forms a secret travels in besides itself: hex (either case), URL-encoded, and base64 and
+ * base64url at each of the three byte alignments it can have inside a larger encoded value (a
+ * Basic credential, a token), without the edge characters an alignment shares with its neighbours.
+ */
+export function encodedForms(secret: string): string[] {
+  const bytes = Buffer.from(secret, "utf8");
+  const hex = bytes.toString("hex");
+  const forms = [hex, hex.toUpperCase(), encodeURIComponent(secret)];
+  for (let offset = 0; offset < 3; offset++) {
+    const shifted = Buffer.concat([Buffer.alloc(offset), bytes]);
+    for (const encoding of ["base64", "base64url"] as const) {
+      const encoded = shifted.toString(encoding).replace(/=+$/, "");
+      forms.push(encoded.slice(offset === 0 ? 0 : BASE64_EDGE, -BASE64_EDGE));
+    }
+  }
+  return forms.filter((f) => f !== secret);
+}
+
 /**
  * The redactor of a set of secrets, made once and applied to many strings. It looks a 5-character
  * window up only where 5 characters in a row all occur in a secret.
  */
 export function makeRedactor(secrets: readonly string[]): Redact {
-  const usable = secrets.filter((s) => s.length >= WINDOW);
+  const plain = secrets.filter((s) => s.length >= WINDOW);
+  const usable = [...new Set([...plain, ...plain.flatMap(encodedForms)])].filter((s) => s.length >= WINDOW);
   if (usable.length === 0) return (text) => text;
   const grams = new Set<string>();
   const chars = new Set<number>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REDACTED, Redactor, redact } from "../../src/api/redact.js";
+import { makeRedactor, REDACTED, Redactor, redact } from "../../src/api/redact.js";
 
 const KEY = "wd_live_4f9a8b7c6d5e4f3a2b1c";
 
@@ -50,5 +50,36 @@ describe("Redactor", () => {
     const out = redactor.value(detail);
     expect(leaks(JSON.stringify(out), KEY)).toBe(false);
     expect(out[0].loc).toEqual(["body", "key"]);
+  });
+});
+
+describe("encoded forms of a secret (issue 23)", () => {
+  const secret = "wdk_Enc0dedQZXJVK/+?&=WPRT";
+  const redactor = makeRedactor([secret]);
+  const bytes = Buffer.from(secret, "utf8");
+  const forms: Array<[string, string]> = [
+    ["base64", bytes.toString("base64")],
+    ["base64url", bytes.toString("base64url")],
+    ["hex", bytes.toString("hex")],
+    ["HEX", bytes.toString("hex").toUpperCase()],
+    ["URL-encoded", encodeURIComponent(secret)],
+    // Inside a larger encoded value, the secret's base64 falls on any of the three alignments.
+    ["base64 after 1 byte", Buffer.from(`x${secret}`).toString("base64")],
+    ["base64 after 2 bytes", Buffer.from(`:x${secret}`).toString("base64")],
+    ["Basic credential", Buffer.from(`user:${secret}`).toString("base64")],
+  ];
+
+  it.each(forms)("redacts the %s form", (_name, encoded) => {
+    const out = redactor(`header: ${encoded} end`);
+    expect(out).toContain(REDACTED);
+    // No run of 5 characters of the encoded form is left, but at its ends (where an encoding
+    // mixes in the bytes around the secret).
+    for (let i = 4; i + 9 <= encoded.length; i++) expect(out).not.toContain(encoded.slice(i, i + 5));
+  });
+
+  it("leaves unrelated base64 and hex alone", () => {
+    const other = Buffer.from("some other unrelated value").toString("base64");
+    expect(redactor(other)).toBe(other);
+    expect(redactor("deadbeefcafe0123")).toBe("deadbeefcafe0123");
   });
 });
