@@ -132,6 +132,17 @@ describe("README.md", () => {
     );
   });
 
+  it("names every devDependency in its table of which library does what", async () => {
+    const { devDependencies } = await readJson(at("package.json"));
+    const table = readme.slice(readme.indexOf("### Which library does what"), readme.indexOf("## License"));
+    const named = Object.keys(devDependencies).filter((d) => !d.startsWith("@types/"));
+    expect(named.length).toBeGreaterThanOrEqual(20);
+    for (const name of named) {
+      const shown = name.startsWith("@opentelemetry/") ? "`@opentelemetry/*`" : `\`${name}\``;
+      expect(table, name).toContain(shown);
+    }
+  });
+
   it("covers every command of the public contract", () => {
     for (const command of [
       "`web-data-mcp`",
