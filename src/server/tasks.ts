@@ -7,6 +7,7 @@
  * polling upstream with no record left to cancel it. A cancelled task has no result: `tasks/result`
  * then answers with a clear `-32602`, not an internal error.
  */
+
 import type { CreateTaskOptions, TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import {
   ErrorCode,
@@ -16,6 +17,7 @@ import {
   type Result,
   type Task,
 } from "@modelcontextprotocol/sdk/types.js";
+import { type Clock, realClock } from "../clock.js";
 
 /** Poll interval suggested to clients for a task (ms). */
 export const TASK_POLL_MS = 1000;
@@ -69,6 +71,7 @@ export class TaskWork implements TaskStore {
   constructor(
     private readonly inner: TaskStore,
     private readonly watchMs = WATCH_MS,
+    private readonly clock: Clock = realClock,
   ) {}
 
   createTask(params: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string) {
@@ -115,24 +118,30 @@ export class TaskWork implements TaskStore {
     const controller = new AbortController();
     this.controllers.set(taskId, controller);
     if (sessionId !== undefined) this.sessions.set(taskId, sessionId);
-    const timer = setInterval(() => {
-      this.inner
-        .getTask(taskId, sessionId)
-        .then((task) => {
-          if (!task) this.abort(taskId, "task record expired");
-          else if (task.status === "cancelled") this.abort(taskId, "task cancelled");
-        })
-        .catch(() => {});
-    }, this.watchMs);
-    timer.unref();
+    const watching = new AbortController();
+    void this.#watch(taskId, sessionId, watching.signal);
     return {
       signal: controller.signal,
       done: () => {
-        clearInterval(timer);
+        watching.abort();
         if (this.controllers.get(taskId) === controller) this.controllers.delete(taskId);
         this.sessions.delete(taskId);
       },
     };
+  }
+
+  /** Every `watchMs` until `stop`: aborts the work when the record is gone or cancelled. */
+  async #watch(taskId: string, sessionId: string | undefined, stop: AbortSignal): Promise<void> {
+    for (;;) {
+      try {
+        await this.clock.sleep(this.watchMs, stop);
+      } catch {
+        return;
+      }
+      const task = await this.inner.getTask(taskId, sessionId).catch(() => "unread" as const);
+      if (!task) this.abort(taskId, "task record expired");
+      else if (task !== "unread" && task.status === "cancelled") this.abort(taskId, "task cancelled");
+    }
   }
 
   /**

@@ -1,6 +1,6 @@
 /** `linkSignals`: the cheap `AbortSignal.any` + timeout the client and every tool call use. */
 import { setMaxListeners } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { linkSignals } from "../../src/api/abort.js";
 
 const listeners = (signal: AbortSignal) => {
@@ -45,19 +45,26 @@ describe("linkSignals", () => {
     expect(reason.message).toBe("deadline");
   });
 
-  it("dispose() leaves no listener on a long-lived source and no timer to fire", async () => {
-    const source = new AbortController();
-    // 100 live links at once on purpose: not the leak Node warns about past 10.
-    setMaxListeners(100, source.signal);
-    const count = listeners(source.signal);
-    const links = Array.from({ length: 100 }, () => linkSignals([source.signal], { ms: 30 }));
-    expect(count()).toBe(100);
-    for (const link of links) link.dispose();
-    expect(count()).toBe(0);
-    await new Promise((r) => setTimeout(r, 60));
-    expect(links.every((l) => !l.signal.aborted)).toBe(true);
-    source.abort();
-    expect(links.every((l) => !l.signal.aborted)).toBe(true);
+  it("dispose() leaves no listener on a long-lived source and no timer to fire", () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const source = new AbortController();
+      // 100 live links at once on purpose: not the leak Node warns about past 10.
+      setMaxListeners(100, source.signal);
+      const count = listeners(source.signal);
+      const links = Array.from({ length: 100 }, () => linkSignals([source.signal], { ms: 30 }));
+      expect(count()).toBe(100);
+      expect(vi.getTimerCount()).toBe(100);
+      for (const link of links) link.dispose();
+      expect(count()).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+      vi.advanceTimersByTime(60);
+      expect(links.every((l) => !l.signal.aborted)).toBe(true);
+      source.abort();
+      expect(links.every((l) => !l.signal.aborted)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("stops listening once it has aborted", () => {

@@ -215,12 +215,13 @@ describe("closing", () => {
 
 describe("cancellation", () => {
   it("aborts an in-flight request with an aborted ApiError", async () => {
-    const { client } = await setup(() => {
+    const { server, client } = await setup(() => {
       // never answers
     });
     const controller = new AbortController();
     const pending = client.getTask(TASK.id, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    await server.received(1);
+    controller.abort();
     const err = await failure(pending);
     expect(err.code).toBe("aborted");
   });

@@ -15,6 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../helpers/mcp.js";
 import { connect, raw, textOf } from "../http/helpers.js";
 import { type Fleet, type RemoteSandbox, startFleet, startRemoteSandbox } from "./harness.js";
 import { postCall, resume } from "./sse.js";
@@ -322,12 +323,10 @@ describe("fleet: losing a replica mid-call (item 7)", () => {
       const priming = await stream.next();
       const streamId = priming.id!.slice(0, priming.id!.lastIndexOf("_"));
       // Until the API accepted the submission (the call notes its handle on the stream).
-      let meta: Record<string, string> = {};
-      for (;;) {
-        meta = await redis.hgetall(`wd:evm:${streamId}`);
-        if (meta.handles && meta.handles !== "[]") break;
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      const meta = await until(
+        () => redis.hgetall(`wd:evm:${streamId}`),
+        (m) => m.handles !== undefined && m.handles !== "[]",
+      );
       const handle = JSON.parse(meta.handles)[0] as { kind: string; id: string };
       let victim = fleet.replicas[0];
       for (const r of fleet.replicas) {

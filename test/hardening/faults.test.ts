@@ -223,17 +223,15 @@ describe("fault matrix: every tool under every sandbox fault", () => {
       const row = ROWS.find((r) => r.label === label)!;
       const outcome = row.cached ? success : column.expect(row);
       for (const fault of column.faults(row)) h.sandbox.faults.add(fault);
-      const started = Date.now();
       // Bounded: the wait limit plus the client's bounded retries, never the injected latency.
-      // A call still running past that times out here (a hang), which fails the cell.
+      // A call still running past that times out here (a hang), which fails the cell; how soon
+      // it ends is measured by npm run bench, not asserted.
       const r = await h.call(row.tool, row.args(h), WAIT_MS + SLACK_MS);
-      const elapsed = Date.now() - started;
       const workCreated = !h.sandbox.faults
         .list()
         .some((f) => f.kind === "task_error" || f.kind === "crawl_fail");
       h.sandbox.faults.clear();
       check(row, outcome, r, workCreated);
-      expect(elapsed).toBeLessThan(WAIT_MS + SLACK_MS);
       const normal = await h.call(row.tool, row.args(h));
       expect(normal.isError, JSON.stringify(normal).slice(0, 400)).toBeFalsy();
     },

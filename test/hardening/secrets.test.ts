@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Fault } from "../../src/sandbox/index.js";
-import { CLI, runCli, spawnServer } from "../helpers/mcp.js";
+import { CLI, runCli, spawnServer, until } from "../helpers/mcp.js";
 import {
   crashLines,
   errorCodeOf,
@@ -83,14 +83,19 @@ describe("secrets over stdio, on every error path", () => {
   });
 
   it("a cancelled call leaves no secret behind", async () => {
-    h.sandbox.faults.add({ kind: "latency", ms: 2000 });
+    // One request held for long by the API: the fault is used up once the call has reached it.
+    h.sandbox.faults.add({ kind: "latency", ms: 60_000, count: 1 });
     const controller = new AbortController();
     const call = h.server.client.callTool(
       { name: "serp_search", arguments: ARGS.serp_search(h) as Record<string, unknown> },
       undefined,
       { signal: controller.signal },
     );
-    setTimeout(() => controller.abort(), 200);
+    await until(
+      () => h.sandbox.faults.list().length,
+      (n) => n === 0,
+    );
+    controller.abort();
     await expect(call).rejects.toThrow();
     h.sandbox.faults.clear();
     await h.server.client.ping();

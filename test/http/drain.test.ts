@@ -4,6 +4,7 @@
  * in-process sandbox (its URL is read from a search result, which links to the demo site).
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "../helpers/mcp.js";
 import { type HttpChild, spawnHttpServer } from "./child.js";
 import { connect, raw, textOf } from "./helpers.js";
 
@@ -36,11 +37,10 @@ async function slowDownNextSearch(c: Awaited<ReturnType<typeof connect>>, ms: nu
 /** Polls /healthz until a request is open on the server (no timing is asserted). */
 async function untilBusy(url: string) {
   const health = url.replace(/\/mcp$/, "/healthz");
-  for (;;) {
-    const body = (await raw(health)).json();
-    if (body.active_requests >= 1) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await until(
+    async () => (await raw(health)).json(),
+    (body) => body.active_requests >= 1,
+  );
 }
 
 describe("SIGTERM", () => {

@@ -47,14 +47,7 @@ export function shape<S extends z.ZodType>(schema: S, value: unknown): z.output<
   return result.data;
 }
 
-/** Polls `read` until `done` holds (no timing assertion: the test timeout is the only bound). */
-export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, pauseMs = 10): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, pauseMs));
-  }
-}
+export { until } from "../helpers/mcp.js";
 
 export interface Received {
   path: string;

@@ -1,10 +1,17 @@
-/** TaskWork: a task's work is aborted when its record expires or is cancelled (the store's public API only). */
+/**
+ * TaskWork: a task's work is aborted when its record expires or is cancelled (the store's public
+ * API only). Its watch of the record runs on a manual clock; the SDK store's TTL is real time.
+ */
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { afterEach, describe, expect, it } from "vitest";
 import { MIN_TASK_TTL_MS, TaskWork, taskTtl } from "../../src/server/tasks.js";
+import { ManualClock } from "../helpers/clock.js";
+import { until } from "../helpers/mcp.js";
 
 const store = new InMemoryTaskStore();
-const work = new TaskWork(store);
+const clock = new ManualClock();
+const WATCH_MS = 1_000;
+const work = new TaskWork(store, WATCH_MS, clock);
 const request = { method: "tools/call", params: { name: "crawl_site", arguments: {} } };
 const aborted = (signal: AbortSignal) =>
   new Promise<string>((resolve) =>
@@ -17,7 +24,15 @@ describe("TaskWork", () => {
   it("aborts the work when the task's record expires", async () => {
     const task = await work.createTask({ ttl: 20 }, 1, request);
     const { signal, done } = work.start(task.taskId);
-    expect(await aborted(signal)).toBe("task record expired");
+    const why = aborted(signal);
+    // The store drops the record when its TTL runs out; the work learns it at its next watch.
+    await until(
+      () => store.getTask(task.taskId),
+      (record) => record === null || record === undefined,
+    );
+    expect(signal.aborted).toBe(false);
+    await clock.advance(WATCH_MS);
+    expect(await why).toBe("task record expired");
     expect(await work.ended(task.taskId)).toBe(true);
     done();
   });
