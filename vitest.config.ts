@@ -5,8 +5,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The agent frameworks' suite runs on its own: npm run test:clients (vitest.clients.config.ts).
     exclude: ["test/clients/**", "**/node_modules/**"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Hang guards, not speed limits (no test asserts time): room for a machine shared by many jobs.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: "forks",
     // Files run in parallel workers: most of their time is spent waiting on child processes and
     // loopback I/O, so 4 workers keep 2 cores busy. Every file binds port 0, uses its own temp dirs
