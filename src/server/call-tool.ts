@@ -13,17 +13,45 @@
  */
 import type { CallToolRequest, CallToolResult, CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { principalIn } from "../principal.js";
+import { type Principal, principalIn } from "../principal.js";
 import { argumentProblems } from "../tools/argument-errors.js";
 import { errorResult, invalidArguments } from "../tools/errors.js";
 import { normalizeArgs } from "../tools/normalize-args.js";
 import type { ToolDefinition } from "../tools/tool.js";
+import type { FairShare } from "./fair-share.js";
 import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
 import { TASK_POLL_MS, TASK_WAIT_MS, type TaskWork, taskTtl } from "./tasks.js";
 import { inputJsonSchema, inputSchema } from "./tool-schemas.js";
 
 export interface CallDeps extends ToolDeps {
   work: TaskWork;
+  /** Over HTTP: per-principal slots for long calls and tasks. */
+  fairShare?: FairShare;
+}
+
+/**
+ * Runs long work in one of its principal's slots (waiting in its queue); a full queue is an error
+ * result. Without a principal or limits, runs at once.
+ */
+async function inSlot(
+  tool: ToolDefinition,
+  principal: Principal | undefined,
+  deps: CallDeps,
+  signal: AbortSignal,
+  run: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  if (!tool.longRunning || !principal || !deps.fairShare) return run();
+  let release: () => void;
+  try {
+    release = await deps.fairShare.acquire(principal.id, signal);
+  } catch (error) {
+    return errorResult(error, deps.redact);
+  }
+  try {
+    return await run();
+  } finally {
+    release();
+  }
 }
 
 export async function callTool(
@@ -58,13 +86,16 @@ export async function callTool(
   const progressToken = extra._meta?.progressToken;
   const principal = principalIn(extra.authInfo);
   if (!task || !extra.taskStore) {
-    return runTool(tool, checked.data, deps, {
-      principal,
-      signal: extra.signal,
-      deadline: Date.now() + deps.config.waitMs,
-      progressToken,
-      sendNotification: extra.sendNotification,
-    });
+    const deadline = Date.now() + deps.config.waitMs;
+    return inSlot(tool, principal, deps, extra.signal, () =>
+      runTool(tool, checked.data, deps, {
+        principal,
+        signal: extra.signal,
+        deadline,
+        progressToken,
+        sendNotification: extra.sendNotification,
+      }),
+    );
   }
   const store = extra.taskStore;
   const created = await store.createTask({
@@ -72,13 +103,15 @@ export async function callTool(
     pollInterval: TASK_POLL_MS,
   });
   const { signal, done } = deps.work.start(created.taskId, extra.sessionId);
-  void runTool(tool, checked.data, deps, {
-    principal,
-    signal,
-    deadline: Date.now() + Math.max(deps.config.waitMs, TASK_WAIT_MS),
-    progressToken,
-    sendNotification: extra.sendNotification,
-  })
+  void inSlot(tool, principal, deps, signal, () =>
+    runTool(tool, checked.data, deps, {
+      principal,
+      signal,
+      deadline: Date.now() + Math.max(deps.config.waitMs, TASK_WAIT_MS),
+      progressToken,
+      sendNotification: extra.sendNotification,
+    }),
+  )
     .then(async (result) => {
       // A cancelled or expired task keeps its state: nothing is stored for it.
       if (signal.aborted || (await deps.work.ended(created.taskId, extra.sessionId))) return;

@@ -30,6 +30,7 @@ import { type Config, configSecrets } from "../config.js";
 import type { ServerExtension, ToolDefinition, ToolServices } from "../tools/tool.js";
 import { exposesToolset, isToolset } from "../toolsets.js";
 import { CallRequestSchema } from "./call-request.js";
+import type { FairShare } from "./fair-share.js";
 import { createLogger, type ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
 import type { Runtime } from "./runtime.js";
@@ -61,6 +62,8 @@ export interface CreateServerOptions {
   taskWork?: TaskWork;
   /** Over HTTP: who started which upstream work (calls under the shared key see only their own). */
   ownership?: OwnershipStore;
+  /** Over HTTP: per-principal slots for long calls and tasks (one principal's burst waits in its own queue). */
+  fairShare?: FairShare;
   /** Queue of task-related messages; default: in memory. */
   taskMessageQueue?: TaskMessageQueue;
   /**
@@ -171,6 +174,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
           redact,
           work,
           ownership: options.ownership,
+          fairShare: options.fairShare,
           toolMap: tools,
           changed,
           beforeList: (promise) => void gates.push(promise),

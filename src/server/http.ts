@@ -22,6 +22,7 @@ import type { WebDataClient, WebDataClientOptions } from "../api/client.js";
 import type { Config } from "../config.js";
 import type { Telemetry } from "../telemetry/index.js";
 import { type CreateServerOptions, createServer, type WebDataServer } from "./create-server.js";
+import { FairShare, type FairShareLimits } from "./fair-share.js";
 import { buildApp, type HttpApp, MCP_PATH } from "./http/app.js";
 import {
   type Authenticator,
@@ -92,6 +93,8 @@ export interface HttpServerOptions {
   log?: (line: string) => void;
   /** Act as an OAuth 2.1 resource server (needs a public URL; excludes `token`). */
   oauth?: OAuthSettings & VerifierOptions;
+  /** Per-principal limits on long calls and tasks running and waiting (per replica); defaults 4 and 100. */
+  fairShare?: Partial<FairShareLimits>;
   /** Spans, metrics and (with `scrape`) `/metrics`; the server shuts it down on `shutdown()`. */
   telemetry?: Telemetry;
   /** Serve `/metrics` on this port of the same host, without authorization, instead of beside `/mcp`. */
@@ -151,6 +154,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     : undefined;
   const memoryTasks = fleet ? undefined : new InMemoryTaskStore();
   const ownership: OwnershipStore = fleet?.ownership ?? new MemoryOwnership();
+  const fairShare = new FairShare(options.fairShare);
   // A cancel through any replica stops the work on the one running it at once; the record's
   // watch is then only the fallback.
   const taskWork = fleet
@@ -180,6 +184,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       services: services(ownKey),
       taskWork,
       ownership,
+      fairShare,
     });
   const clients = new ClientPool({
     makeClient,
@@ -252,6 +257,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         uptime_s: Math.floor((Date.now() - started) / 1000),
         ...mcp.health(),
         tasks_running: taskWork.running,
+        long_calls_waiting: fairShare.waiting,
         ...(fleet ? { replica: fleet.shared.replica } : {}),
         ...(callbacks
           ? {

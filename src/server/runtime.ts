@@ -11,6 +11,7 @@ import type { Config } from "../config.js";
 import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
 import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "../tools/tool.js";
 import { callTool } from "./call-tool.js";
+import type { FairShare } from "./fair-share.js";
 import { listTools } from "./list-tools.js";
 import type { ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
@@ -28,6 +29,7 @@ export interface RuntimeInput {
   redact: (text: string) => string;
   work: TaskWork;
   ownership?: OwnershipStore;
+  fairShare?: FairShare;
   /** Filled with the current tools by name. */
   toolMap: Map<string, ToolDefinition>;
   /** Called after the tool set changed (the server decides whether to notify the client). */
@@ -67,6 +69,7 @@ export function startRuntime(input: RuntimeInput): Runtime {
     redact: input.redact,
     work: input.work,
     ownership: input.ownership,
+    fairShare: input.fairShare,
   };
   const staticTools = input.tools ?? selectTools(config);
   const groups = new Map<string, readonly ToolDefinition[]>();

@@ -174,15 +174,23 @@ describe("access token", () => {
     await c.close();
   });
 
-  it("checks Host before the token, and leaves /healthz open without secrets", async () => {
+  it("checks Host before the token; /healthz says only ok unless the caller is authenticated", async () => {
     const forged = await raw(guarded.url, { headers: { host: "evil.example.com" }, body: INITIALIZE });
     expect(forged.status).toBe(403);
-    const health = await raw(guarded.url.replace(/\/mcp$/, "/healthz"));
-    expect(health.status).toBe(200);
-    const body = health.json();
-    expect(body).toMatchObject({ status: "ok", sessions: expect.any(Number), uptime_s: expect.any(Number) });
-    expect(health.body).not.toContain(TOKEN);
-    expect(health.body).not.toContain(KEY);
+    const healthUrl = guarded.url.replace(/\/mcp$/, "/healthz");
+    const open = await raw(healthUrl);
+    expect(open.status).toBe(200);
+    expect(open.json()).toEqual({ status: "ok" });
+    const wrong = await raw(healthUrl, { headers: { authorization: "Bearer not-the-token" } });
+    expect(wrong.json()).toEqual({ status: "ok" });
+    const authed = await raw(healthUrl, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(authed.json()).toMatchObject({
+      status: "ok",
+      sessions: expect.any(Number),
+      uptime_s: expect.any(Number),
+    });
+    expect(authed.body).not.toContain(TOKEN);
+    expect(authed.body).not.toContain(KEY);
   });
 
   it("refuses to listen beyond loopback without a token", async () => {

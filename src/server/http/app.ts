@@ -74,9 +74,11 @@ export function buildApp(deps: AppDeps): HttpApp {
     }),
   );
 
-  app.on(["GET", "HEAD"], "/healthz", async () => {
+  // Counters are for the operator: a caller the authenticator refuses gets the status alone.
+  app.on(["GET", "HEAD"], "/healthz", async (c) => {
     const { status, body } = await deps.health();
-    return json(status, body);
+    const outcome = await deps.authenticate(c.req.raw);
+    return json(status, outcome.ok ? body : { status: body.status });
   });
 
   app.use(

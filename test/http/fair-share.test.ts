@@ -1,0 +1,81 @@
+/**
+ * Issue 23 item 4: one principal's burst of long work waits in its own queue. Alice starts five
+ * MCP tasks with two slots: the sandbox sees two submissions and three wait; Bob's long call
+ * meanwhile goes straight through, and Alice's queue is unchanged when it is done. Read from the
+ * sandbox's request log and /healthz, not from timings (the delay is measured in `npm run bench`).
+ */
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import type { Authenticator } from "../../src/server/http/auth.js";
+import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { connect, raw, sandboxConfig, textOf } from "./helpers.js";
+
+const KEY = "wdk_fairQZXJVKWPRTMN";
+const user = (sub: string): AuthInfo => ({
+  token: sub,
+  clientId: "app",
+  scopes: [],
+  extra: { iss: "x", sub },
+});
+const authenticate: Authenticator = (request) => {
+  const sub = request.headers.get("authorization")?.replace(/^Bearer /, "");
+  return sub ? { ok: true, auth: user(sub) } : { ok: false, status: 401, message: "Unauthorized" };
+};
+
+let sandbox: Sandbox;
+let http: HttpServer;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ key: KEY, taskLatencyMs: 600_000 });
+  http = await startHttpServer({
+    config: sandboxConfig(sandbox, KEY),
+    port: 0,
+    authenticate,
+    fairShare: { maxRunning: 2 },
+    log: () => {},
+  });
+});
+
+afterAll(async () => {
+  await http?.shutdown(0);
+  await sandbox?.close();
+});
+
+const submissions = (from: number) =>
+  sandbox.requests.slice(from).filter((r) => r.method === "POST" && r.path === "/v1/extract/async");
+const waiting = async () =>
+  (await raw(http.url.replace(/\/mcp$/, "/healthz"), { headers: { authorization: "Bearer alice" } })).json()
+    .long_calls_waiting as number;
+const page = (path: string) => ({
+  name: "extract_page",
+  arguments: { url: `${sandbox.siteUrl}/${path}`, render: true, max_chars: 300 },
+});
+
+describe("fair share of long work", () => {
+  it("queues one principal's burst in its own lane; another principal's call is not behind it", async () => {
+    const alice = await connect(http.url, { authorization: "Bearer alice" });
+    const bob = await connect(http.url, { authorization: "Bearer bob" });
+    try {
+      const from = sandbox.requests.length;
+      for (let i = 0; i < 5; i++) {
+        await alice.client.request(
+          { method: "tools/call", params: { ...page(`burst-${i}`), task: { ttl: 600_000 } } },
+          CreateTaskResultSchema,
+        );
+      }
+      await vi.waitFor(async () => expect(await waiting()).toBe(3), { timeout: 10_000, interval: 50 });
+      expect(submissions(from)).toHaveLength(2);
+      sandbox.configure({ taskLatencyMs: 50 });
+      const theirs = await bob.client.callTool(page("bob"), CallToolResultSchema);
+      expect(theirs.isError, textOf(theirs)).toBeFalsy();
+      const seen = submissions(from);
+      expect(seen).toHaveLength(3);
+      expect(await waiting()).toBe(3);
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
+  });
+});
