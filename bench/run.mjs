@@ -7,7 +7,7 @@ import { printTable } from "./table.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const modules = ["client", "server", "agents", "soak", "telemetry", "shell", "fleet"].filter(
+const modules = ["client", "server", "agents", "soak", "telemetry", "shell", "fleet", "tokens"].filter(
   (m) => only.length === 0 || only.includes(m),
 );
 

@@ -24,7 +24,7 @@ export const pagesOutputShape = {
     .describe("Per page: task_id, status_code, items added to the merged arrays"),
   failures: z.array(z.looseObject({ page: z.number(), error: z.string() })).optional(),
   tasks: z.array(z.looseObject({ page: z.number(), task_id: z.string() })).optional(),
-  content: z.string().optional(),
+  chars: z.number().optional().describe("Characters of the page bodies in the text"),
   notes: z.array(z.string()).optional(),
 };
 

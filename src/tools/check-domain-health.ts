@@ -10,7 +10,14 @@ import { plural } from "./result.js";
 import { defineTool } from "./tool.js";
 
 const MAX_DRIVER_DOMAINS = 10;
-const HISTORY_KEPT = 24;
+/** Recent windows kept per domain (the API gives 24, ~55 tokens each: most of a result's size). */
+const HISTORY_KEPT = 6;
+
+/** One window without its start and end times (`hours_ago` says when). */
+function windowOf(w: Record<string, unknown>): Record<string, unknown> {
+  const { window_start: _start, window_end: _end, ...rest } = w;
+  return rest;
+}
 
 /** What to say about one bad domain: the bare host when a URL was given. */
 function domainProblem(raw: string): string | undefined {
@@ -54,7 +61,11 @@ export const checkDomainHealth = defineTool({
       .describe(`Driver knowledge too (up to ${MAX_DRIVER_DOMAINS} domains)`),
   },
   output: {
-    domains: z.array(entry).describe("Per domain: success_rate, consecutive_bad_windows, history, driver"),
+    domains: z
+      .array(entry)
+      .describe(
+        `Per domain: success_rate, consecutive_bad_windows, history (last ${HISTORY_KEPT} windows), driver`,
+      ),
   },
   readOnly: true,
   async handler(args, ctx) {
@@ -79,7 +90,7 @@ export const checkDomainHealth = defineTool({
       const row: Entry = { domain: d.domain, status: d.status };
       if (d.success_rate !== undefined) row.success_rate = d.success_rate;
       if (d.consecutive_bad_windows !== undefined) row.consecutive_bad_windows = d.consecutive_bad_windows;
-      if (d.history) row.history = d.history.slice(0, HISTORY_KEPT);
+      if (d.history) row.history = d.history.slice(0, HISTORY_KEPT).map(windowOf);
       const drv = drivers?.[domains.indexOf(d.domain)] ?? drivers?.[i];
       if (drv) {
         row.driver = {

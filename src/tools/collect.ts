@@ -11,17 +11,22 @@ import { forEachLimit } from "../async/pool.js";
 import { succeeded } from "../async/states.js";
 import { clip, estimateTokens, TOKEN_CAP } from "./result.js";
 
-/** One task of a batch or crawl, as listed in results. */
+/** One task of a batch or crawl, as listed in `structuredContent` (its body is in the text only). */
 export const taskItem = z.object({
   task_id: z.string(),
   url: z.string().optional(),
   state: z.string(),
   status_code: z.number().optional(),
-  content: z.string().optional(),
+  chars: z.number().optional().describe("Characters of its body in the text"),
   total_chars: z.number().optional(),
   error: z.string().optional(),
 });
-export type TaskItem = z.infer<typeof taskItem>;
+/** One collected task: the listed members and, for the text, its body. */
+export type TaskItem = z.infer<typeof taskItem> & { content?: string };
+
+/** Items as `structuredContent` lists them: bodies are in the text, not twice. */
+export const listedItems = (items: readonly TaskItem[]): z.infer<typeof taskItem>[] =>
+  items.map(({ content, ...rest }) => (content === undefined ? rest : { ...rest, chars: content.length }));
 
 export interface TaskRef {
   id: string;

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { CrawlStatus } from "../api/schemas.js";
-import { collectPages, itemsMarkdown, taskItem } from "./collect.js";
+import { collectPages, itemsMarkdown, listedItems, taskItem } from "./collect.js";
 import { LIST_LIMIT } from "./extract-batch.js";
 import { urlArg } from "./extract-page.js";
 import { longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
@@ -64,7 +64,7 @@ export const crawlSite = defineTool({
         crawl_id,
         total: crawl.total,
         completed: crawl.completed,
-        pages: items,
+        pages: listedItems(items),
         ...(unread > 0 ? { unread } : {}),
         ...(refs.length > LIST_LIMIT ? { next_offset: LIST_LIMIT } : {}),
       },

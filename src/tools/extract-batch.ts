@@ -3,7 +3,7 @@ import { z } from "zod";
 import { EXTRACT_FORMATS } from "../api/schemas.js";
 import { succeeded } from "../async/states.js";
 import { argumentProblems } from "./argument-errors.js";
-import { collectPages, itemsMarkdown, type TaskRef, taskItem } from "./collect.js";
+import { collectPages, itemsMarkdown, listedItems, type TaskRef, taskItem } from "./collect.js";
 import { invalidArguments } from "./errors.js";
 import { urlArg } from "./extract-page.js";
 import { normalizeArgs } from "./normalize-args.js";
@@ -112,7 +112,7 @@ export const extractBatch = defineTool({
         batch_id,
         total: refs.length,
         completed: ok,
-        pages: items,
+        pages: listedItems(items),
         ...(unread > 0 ? { unread } : {}),
         ...(refs.length > LIST_LIMIT ? { next_offset: LIST_LIMIT } : {}),
       },

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { batchCounts, batchPhase, phaseOf } from "../async/states.js";
-import { itemsMarkdown, taskItem } from "./collect.js";
+import { itemsMarkdown, listedItems, taskItem } from "./collect.js";
 import { ToolError } from "./errors.js";
 import { LIST_LIMIT } from "./extract-batch.js";
 import { mapUrls, urlPage } from "./map-site.js";
@@ -126,7 +126,7 @@ function listing(
       state,
       [`${target.kind}_id`]: target.id,
       ...counts,
-      pages: items,
+      pages: listedItems(items),
       next_offset,
     },
     text: lines.join("\n"),

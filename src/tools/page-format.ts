@@ -1,7 +1,10 @@
 /**
  * Shapes one task result (a fetched page) for a model: the Markdown (or HTML) body clipped at
  * `max_chars` with the `get_task` call that reads on, headers, a capped link list, and
- * screenshots as PNG image content.
+ * screenshots as PNG image content. A page is paid for once: the body, headers and links are in
+ * the text only; `structuredContent` carries what a program needs to find and page through them
+ * (URL, task id, status, lengths, offsets, counts), so a client that forwards both (LangChain,
+ * Gemini) does not carry the page twice.
  */
 import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
@@ -15,12 +18,15 @@ export const pageShape = {
   url: z.string().optional(),
   task_id: z.string().optional(),
   status_code: z.number().optional(),
-  format: z.enum(["markdown", "html", "none"]).optional().describe("What content holds"),
-  content: z.string().optional(),
+  format: z
+    .enum(["markdown", "html", "none"])
+    .optional()
+    .describe("The body's format (the body is in the text)"),
+  chars: z.number().optional().describe("Characters of the body in the text"),
   total_chars: z.number().optional(),
   next_offset: z.number().optional().describe("Pass as offset to get_task to read on"),
-  headers: z.record(z.string(), z.string()).optional(),
-  links: z.array(z.string()).optional(),
+  headers_count: z.number().optional().describe("Response headers listed in the text"),
+  links_count: z.number().optional().describe("Links on the page (the text lists the first 50)"),
 };
 
 export interface ShapedPage {
@@ -29,11 +35,11 @@ export interface ShapedPage {
     task_id?: string;
     status_code?: number;
     format: "markdown" | "html" | "none";
-    content?: string;
+    chars?: number;
     total_chars?: number;
     next_offset?: number;
-    headers?: Record<string, string>;
-    links?: string[];
+    headers_count?: number;
+    links_count?: number;
   };
   text: string;
   images: ToolImage[];
@@ -71,7 +77,7 @@ export function shapePage(result: TaskResult, maxChars: number, offset = 0): Sha
   const lines = [`# ${result.url}${result.status_code !== undefined ? ` (HTTP ${result.status_code})` : ""}`];
   if (body !== undefined) {
     const part = clip(body, maxChars, offset);
-    structured.content = part.text;
+    structured.chars = part.text.length;
     structured.total_chars = part.total_chars;
     if (offset > 0) lines.push(`(from offset ${offset} of ${part.total_chars})`);
     // A body that opens with blank or space-only lines would start the result with one.
@@ -82,13 +88,13 @@ export function shapePage(result: TaskResult, maxChars: number, offset = 0): Sha
     }
   }
   if (data.headers) {
-    structured.headers = data.headers;
+    structured.headers_count = Object.keys(data.headers).length;
     lines.push("", "Headers:", ...Object.entries(data.headers).map(([k, v]) => `- ${k}: ${v}`));
   }
   if (data.links) {
-    structured.links = data.links.slice(0, MAX_LINKS);
+    structured.links_count = data.links.length;
     const more = data.links.length > MAX_LINKS ? ` (first ${MAX_LINKS} of ${data.links.length})` : "";
-    lines.push("", `Links${more}:`, ...structured.links.map((l) => `- ${l}`));
+    lines.push("", `Links${more}:`, ...data.links.slice(0, MAX_LINKS).map((l) => `- ${l}`));
   }
   const images = screenshotImages(data.screenshots);
   if (images.length > 0) {

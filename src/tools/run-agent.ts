@@ -66,7 +66,8 @@ function shape(name: string, run: MergedRun, maxChars: number, notes: string[]) 
     lines.push(`… (${json.total_chars} chars in all; the full data is in structuredContent)`);
   if (run.content) {
     const body = clip(run.content, maxChars);
-    structured.content = body.text;
+    // The page bodies are in the text only (a page is paid for once).
+    structured.chars = body.text.length;
     lines.push("", body.text);
   }
   if (notes.length > 0) {

@@ -59,7 +59,7 @@ export const runTemplate = defineTool({
     task_id: z.string().optional(),
     batch_id: z.string().optional(),
     parsing: z.unknown().optional(),
-    content: z.string().optional(),
+    chars: z.number().optional().describe("Characters of the page body in the text"),
     results: z
       .array(z.looseObject({ index: z.number(), state: z.string() }))
       .optional()
@@ -154,8 +154,10 @@ function single(
   ];
   const body = result.data?.markdown ?? result.data?.html;
   if (body) {
-    structured.content = clip(body, maxChars).text;
-    lines.push("", structured.content as string);
+    // The page body is in the text only (a page is paid for once).
+    const text = clip(body, maxChars).text;
+    structured.chars = text.length;
+    lines.push("", text);
   }
   return { structured: structured as { status: "done"; template: string }, text: lines.join("\n") };
 }

@@ -1,4 +1,8 @@
-/** `serp_search`: POST /v2/serp, organic results reduced to position/title/url/snippet. */
+/**
+ * `serp_search`: POST /v2/serp, organic results reduced to position/title/url/snippet. The
+ * snippets are in the text only (a client forwarding both parts pays for them once);
+ * `structuredContent` lists position, title and URL.
+ */
 import { z } from "zod";
 import { SEARCH_ENGINES, type SerpResponse } from "../api/schemas.js";
 import { clip, maxCharsArg } from "./result.js";
@@ -8,9 +12,8 @@ const resultItem = z.object({
   position: z.number(),
   title: z.string(),
   url: z.string(),
-  snippet: z.string().optional(),
 });
-type Item = z.infer<typeof resultItem>;
+type Item = z.infer<typeof resultItem> & { snippet?: string };
 
 /** Snippets are previews: cut at a word boundary so ten results stay small. */
 const SNIPPET_CHARS = 140;
@@ -71,7 +74,7 @@ export const serpSearch = defineTool({
     status: z.string(),
     results: z.array(resultItem),
     sections: z.record(z.string(), z.unknown()).optional(),
-    content: z.string().optional(),
+    chars: z.number().optional().describe("No parsed results: characters of the page text in the text"),
     warnings: z.array(z.string()).optional(),
   },
   readOnly: true,
@@ -84,9 +87,13 @@ export const serpSearch = defineTool({
       status: string;
       results: Item[];
       sections?: Record<string, unknown>;
-      content?: string;
+      chars?: number;
       warnings?: string[];
-    } = { task_id: response.task_id, status: response.status, results };
+    } = {
+      task_id: response.task_id,
+      status: response.status,
+      results: results.map(({ snippet: _inText, ...listed }) => listed),
+    };
     if (response.warnings?.length) structured.warnings = response.warnings;
     const label = request.query ? `"${request.query}"` : request.search_engine;
     const lines = [`${label} on ${request.search_engine} (${response.status}):`];
@@ -97,7 +104,7 @@ export const serpSearch = defineTool({
       const body = response.data.markdown ?? response.data.html;
       if (body) {
         const part = clip(body, max_chars);
-        structured.content = part.text;
+        structured.chars = part.text.length;
         lines.push("No parsed results; page text:", part.text);
       } else {
         lines.push("No results.");

@@ -109,8 +109,7 @@ describe("deadline", () => {
       100,
     );
     expect(done.isError).toBeFalsy();
-    if (field === "task_id")
-      expect(done.structuredContent.content ?? done.structuredContent.urls).toBeTruthy();
+    if (field === "task_id") expect(done.structuredContent.chars ?? done.structuredContent.urls).toBeTruthy();
     else expect(done.structuredContent.pages.length).toBeGreaterThan(0);
   });
 });

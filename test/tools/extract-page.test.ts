@@ -21,8 +21,10 @@ describe("extract_page", () => {
       status_code: 200,
       url: `${sandbox.siteUrl}/`,
     });
-    expect(r.structuredContent.content).toContain("Acme Outfitters");
     expect(textOf(r)).toContain("# Welcome to Acme Outfitters");
+    // The body is paid for once: in the text, not again in structuredContent.
+    expect(JSON.stringify(r.structuredContent)).not.toContain("Acme Outfitters");
+    expect(r.structuredContent.chars).toBeGreaterThan(0);
     expect(paths(from)).toEqual(["POST /v1/extract"]);
   });
 
@@ -52,23 +54,33 @@ describe("extract_page", () => {
       formats: ["html", "headers", "links"],
     });
     expect(r.structuredContent.format).toBe("html");
-    expect(r.structuredContent.content).toContain("<");
-    expect(r.structuredContent.headers["content-type"]).toContain("text/html");
-    expect(r.structuredContent.links.length).toBeGreaterThan(0);
-    expect(r.structuredContent.links.length).toBeLessThanOrEqual(50);
+    expect(textOf(r)).toContain("<");
+    expect(textOf(r)).toMatch(/- content-type: text\/html/);
+    expect(r.structuredContent.headers_count).toBeGreaterThan(0);
+    expect(r.structuredContent.links_count).toBeGreaterThan(0);
+    const listed = textOf(r)
+      .split("Links")[1]
+      .split("\n")
+      .filter((l) => l.startsWith("- "));
+    expect(listed.length).toBe(Math.min(50, r.structuredContent.links_count));
+    expect(JSON.stringify(r.structuredContent)).not.toContain("<");
   });
 
   it("extract_page(max_chars): cuts and tells how to read on with get_task", async () => {
     const r = await call(server, "extract_page", { url: `${sandbox.siteUrl}/`, max_chars: 200 });
     const s = r.structuredContent;
-    expect(s.content).toHaveLength(200);
+    expect(s.chars).toBe(200);
     expect(s.next_offset).toBe(200);
     expect(s.total_chars).toBeGreaterThan(200);
     expect(textOf(r)).toContain(`get_task {"task_id":"${s.task_id}","offset":200`);
     const next = await call(server, "get_task", { task_id: s.task_id, offset: 200, max_chars: 200 });
     expect(next.structuredContent.status).toBe("done");
     const whole = await call(server, "extract_page", { url: `${sandbox.siteUrl}/` });
-    expect(s.content + next.structuredContent.content).toBe(whole.structuredContent.content.slice(0, 400));
+    /** The body as the text carries it (after the heading line and a blank line). */
+    const body = (t: string) => t.split("\n").slice(2).join("\n");
+    const first = body(textOf(r)).slice(0, 200);
+    const second = textOf(next).split("\n").slice(3).join("\n").slice(0, 200);
+    expect(first + second).toBe(body(textOf(whole)).slice(0, 400));
   });
 
   it.each([

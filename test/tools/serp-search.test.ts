@@ -19,7 +19,7 @@ describe("serp_search", () => {
     expect(s.results.length).toBeGreaterThan(0);
     for (const item of s.results) {
       expect(Object.keys(item).sort()).toEqual(expect.arrayContaining(["position", "title", "url"]));
-      for (const k of Object.keys(item)) expect(["position", "title", "url", "snippet"]).toContain(k);
+      for (const k of Object.keys(item)) expect(["position", "title", "url"]).toContain(k);
     }
     expect(s.sections).toBeUndefined();
     expect(textOf(r)).toContain(`1. ${s.results[0].title} — ${s.results[0].url}`);
@@ -56,7 +56,7 @@ describe("serp_search", () => {
     });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.results).toEqual([]);
-    expect(r.structuredContent.content?.length ?? 0).toBeLessThanOrEqual(500);
+    expect(r.structuredContent.chars ?? 0).toBeLessThanOrEqual(500);
   });
 
   it.each([
