@@ -23,6 +23,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import { DelegatingTransport } from "../delegating-transport.js";
+import { closedLabels } from "./labels.js";
 
 export interface McpInstruments {
   duration: Histogram;
@@ -157,7 +158,10 @@ class InstrumentedTransport extends DelegatingTransport {
         attributes["error.type"] = errorType;
       }
       entry.span.end();
-      this.#deps.instruments.duration.record((performance.now() - entry.started) / 1000, attributes);
+      this.#deps.instruments.duration.record(
+        (performance.now() - entry.started) / 1000,
+        closedLabels(attributes),
+      );
     }
     return super.send(raw, options);
   }

@@ -14,6 +14,8 @@ import {
   type Tracer,
 } from "@opentelemetry/api";
 import type { ApiObserver } from "../api/observer.js";
+import { ROUTES, type Route } from "../api/routes.js";
+import { OTHER } from "./labels.js";
 
 /** The API's paths with their variable segments named (the spec's templates). */
 const TEMPLATES: Array<[RegExp, string]> = [
@@ -36,10 +38,27 @@ const TEMPLATES: Array<[RegExp, string]> = [
 ];
 const FIXED = /\/(v1|v2|api)\/.*$/;
 
-/** `url.template` of a request: the API path (any base-URL prefix dropped), ids replaced. */
+/** The route table's paths (src/api/routes.ts), each as the pattern of its template. */
+const ROUTE_TEMPLATES: Array<[RegExp, string]> = Object.values(ROUTES as Record<string, Route>)
+  .flatMap((route) => [route[1]?.path, route[2]?.path])
+  .filter((path): path is string => path !== undefined)
+  // A fixed path wins over a template it also matches (`v1/agents/run` over `v1/agents/{name}`).
+  .sort((a, b) => Number(a.includes("{")) - Number(b.includes("{")))
+  .map((path) => [
+    new RegExp(`^/${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}$`),
+    `/${path}`,
+  ]);
+
+/**
+ * `url.template` of a request: the API path (any base-URL prefix dropped), ids replaced; a path
+ * outside the known routes is `other` (a metric label from a closed set).
+ */
 export function endpointOf(url: URL): string {
   for (const [pattern, template] of TEMPLATES) if (pattern.test(url.pathname)) return template;
-  return FIXED.exec(url.pathname)?.[0] ?? url.pathname;
+  const tail = FIXED.exec(url.pathname)?.[0];
+  if (tail === undefined) return OTHER;
+  for (const [pattern, template] of ROUTE_TEMPLATES) if (pattern.test(tail)) return template;
+  return OTHER;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
