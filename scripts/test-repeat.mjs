@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -18,7 +18,7 @@ if (!Number.isInteger(runs) || runs < 1) {
 
 const git = (...args) => spawnSync("git", args, { cwd: root, encoding: "utf8" }).stdout.trim();
 const commit = git("rev-parse", "HEAD");
-const repo = join(root, git("rev-parse", "--git-common-dir"));
+const repo = resolve(root, git("rev-parse", "--git-common-dir"));
 if (git("status", "--porcelain", "--untracked-files=no") !== "")
   console.error("note: uncommitted changes are not tested; each run clones the commit", commit.slice(0, 10));
 
