@@ -5,25 +5,13 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { connect, sandboxConfig, textOf } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { useHttpServer } from "../helpers/http-server.js";
+import { connect, textOf } from "./helpers.js";
 
 const KEY = "wdk_httpLOGkeyQZXJVKW";
 
-let sandbox: Sandbox;
-let http: HttpServer;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ key: KEY });
-  http = await startHttpServer({ config: sandboxConfig(sandbox, KEY), port: 0, log: () => {} });
-});
-
-afterAll(async () => {
-  await http?.shutdown(0);
-  await sandbox?.close();
-});
+const fx = useHttpServer(KEY);
 
 /** Every level of the log messages `client` receives, in order. */
 function levels(client: Client): string[] {
@@ -36,22 +24,22 @@ function levels(client: Client): string[] {
 
 describe("logging/setLevel over HTTP", () => {
   it("a level set in one request governs the log messages of the session's later calls", async () => {
-    const a = await connect(http.url);
-    const b = await connect(http.url);
+    const a = await connect(fx.http.url);
+    const b = await connect(fx.http.url);
     try {
       const seenA = levels(a.client);
       const seenB = levels(b.client);
       await a.client.setLoggingLevel("debug");
       const page = await a.client.callTool({
         name: "extract_page",
-        arguments: { url: `${sandbox.siteUrl}/` },
+        arguments: { url: `${fx.sandbox.siteUrl}/` },
       });
       expect(page.isError, textOf(page)).toBeFalsy();
       // The call's stream carries its log lines before its answer.
       expect(seenA).toContain("debug");
 
       // Another session, possibly on the same pooled server, still gets the default (info).
-      await b.client.callTool({ name: "extract_page", arguments: { url: `${sandbox.siteUrl}/` } });
+      await b.client.callTool({ name: "extract_page", arguments: { url: `${fx.sandbox.siteUrl}/` } });
       expect(seenB).not.toContain("debug");
 
       await a.client.setLoggingLevel("error");
@@ -63,7 +51,7 @@ describe("logging/setLevel over HTTP", () => {
       expect(failed.isError).toBe(true);
       const page2 = await a.client.callTool({
         name: "extract_page",
-        arguments: { url: `${sandbox.siteUrl}/` },
+        arguments: { url: `${fx.sandbox.siteUrl}/` },
       });
       expect(page2.isError, textOf(page2)).toBeFalsy();
       // "get_task failed" is an info line and extract_page's are debug: below error, so none came.

@@ -8,10 +8,9 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import type { Authenticator } from "../../src/server/http/auth.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { type Connected, connect, INITIALIZE, raw, sandboxConfig, textOf } from "./helpers.js";
+import { useHttpServer } from "../helpers/http-server.js";
+import { type Connected, connect, INITIALIZE, raw, textOf } from "./helpers.js";
 
 const KEY = "wdk_principalQZXJVKW";
 const ISSUER = "https://issuer.test";
@@ -26,23 +25,18 @@ const authenticate: Authenticator = (request) => {
   return auth ? { ok: true, auth } : { ok: false, status: 401, message: "Unauthorized" };
 };
 
-let sandbox: Sandbox;
-let http: HttpServer;
+const fx = useHttpServer(KEY, { sandbox: { taskLatencyMs: 50 }, server: { authenticate } });
 let alice: Connected;
 let bob: Connected;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ key: KEY, taskLatencyMs: 50 });
-  http = await startHttpServer({ config: sandboxConfig(sandbox, KEY), port: 0, authenticate, log: () => {} });
-  alice = await connect(http.url, { authorization: "Bearer alice" });
-  bob = await connect(http.url, { authorization: "Bearer bob" });
+  alice = await connect(fx.http.url, { authorization: "Bearer alice" });
+  bob = await connect(fx.http.url, { authorization: "Bearer bob" });
 });
 
 afterAll(async () => {
   await alice?.close();
   await bob?.close();
-  await http?.shutdown(0);
-  await sandbox?.close();
 });
 
 const call = (who: Connected, name: string, args: Record<string, unknown>) =>
@@ -50,7 +44,7 @@ const call = (who: Connected, name: string, args: Record<string, unknown>) =>
 
 /** A task alice started (an async extract the call waited for). */
 async function aliceTask(): Promise<string> {
-  const page = await call(alice, "extract_page", { url: `${sandbox.siteUrl}/`, max_chars: 200 });
+  const page = await call(alice, "extract_page", { url: `${fx.sandbox.siteUrl}/`, max_chars: 200 });
   expect(page.isError, textOf(page)).toBeFalsy();
   const id = (page.structuredContent as { task_id?: string }).task_id;
   expect(id).toMatch(/\S/);
@@ -71,7 +65,7 @@ describe("ownership under the shared key", () => {
     const unknown = await call(bob, "get_task", { task_id: unknownId });
     expect(unknown.isError).toBe(true);
     expect(masked(textOf(stolen), id)).toBe(masked(textOf(unknown), unknownId));
-    expect(JSON.stringify(stolen)).not.toContain(sandbox.siteUrl);
+    expect(JSON.stringify(stolen)).not.toContain(fx.sandbox.siteUrl);
   });
 
   it("lists only the principal's own tasks", async () => {
@@ -86,7 +80,7 @@ describe("ownership under the shared key", () => {
   });
 
   it("does not let another principal read a batch or its pages", async () => {
-    const batch = await call(alice, "extract_batch", { inputs: [{ url: `${sandbox.siteUrl}/` }] });
+    const batch = await call(alice, "extract_batch", { inputs: [{ url: `${fx.sandbox.siteUrl}/` }] });
     expect(batch.isError, textOf(batch)).toBeFalsy();
     const batchId = (batch.structuredContent as { batch_id: string }).batch_id;
     expect((await call(bob, "get_task", { batch_id: batchId })).isError).toBe(true);
@@ -97,13 +91,13 @@ describe("ownership under the shared key", () => {
 
 describe("the principal", () => {
   it("refuses a token that names no subject", async () => {
-    const res = await raw(http.url, { headers: { authorization: "Bearer nosub" }, body: INITIALIZE });
+    const res = await raw(fx.http.url, { headers: { authorization: "Bearer nosub" }, body: INITIALIZE });
     expect(res.status).toBe(401);
     expect(res.body).toMatch(/sub/);
   });
 
   it("binds a session to its principal: another user's session id is not found", async () => {
-    const res = await raw(http.url, {
+    const res = await raw(fx.http.url, {
       headers: {
         authorization: "Bearer bob",
         "mcp-session-id": alice.transport.sessionId!,
