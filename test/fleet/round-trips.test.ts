@@ -1,0 +1,92 @@
+/**
+ * Redis round trips per tool call (issue 23 item 8), counted on the wire: the server reaches Redis
+ * through a loopback proxy that counts the writes of its connections (a pipeline or an EVAL is
+ * one write; the once-a-second heartbeat is left out). One `serp_search` in an open session:
+ * the session read-and-touch, the priming event, the fleet rate limit, the result event.
+ */
+import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { startRedis, type TestRedis } from "../helpers/redis.js";
+import { connect, sandboxConfig, textOf } from "../http/helpers.js";
+
+/** Round trips: writes from the server to Redis, minus heartbeats. */
+let writes: string[] = [];
+
+async function countingProxy(target: URL): Promise<{ url: string; server: Server }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = tcpConnect(Number(target.port), target.hostname);
+    sockets.add(client).add(upstream);
+    client.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("latin1");
+      if (!text.includes("wd:replica:")) writes.push(text.replace(/\r\n/g, " ").slice(0, 120));
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk) => client.write(chunk));
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("close", end).on("error", end);
+    upstream.on("close", end).on("error", end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  server.on("close", () => {
+    for (const s of sockets) s.destroy();
+  });
+  const port = (server.address() as { port: number }).port;
+  return { url: `redis://127.0.0.1:${port}`, server };
+}
+
+let redis: TestRedis;
+let proxy: Server;
+let sandbox: Sandbox;
+let http: HttpServer;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  const counted = await countingProxy(new URL(redis.url));
+  proxy = counted.server;
+  sandbox = await startSandbox();
+  http = await startHttpServer({
+    config: sandboxConfig(sandbox, "wdk_tripsQZXJVKWPRTM"),
+    port: 0,
+    redisUrl: counted.url,
+    log: () => {},
+  });
+});
+
+afterAll(async () => {
+  await http?.shutdown(0);
+  proxy?.close();
+  await sandbox?.close();
+  await redis?.stop();
+});
+
+describe("Redis round trips", () => {
+  it("one tool call in an open session makes at most 4", async () => {
+    const c = await connect(http.url);
+    try {
+      await c.client.callTool({
+        name: "serp_search",
+        arguments: { search_engine: "engine1_search", query: "warm" },
+      });
+      const counts: number[] = [];
+      for (const query of ["alpha", "bravo", "charlie"]) {
+        writes = [];
+        const r = await c.client.callTool({
+          name: "serp_search",
+          arguments: { search_engine: "engine1_search", query },
+        });
+        expect(r.isError, textOf(r)).toBeFalsy();
+        counts.push(writes.length);
+      }
+      console.log(`redis round trips per serp_search call: ${counts.join(", ")}\n${writes.join("\n")}`);
+      expect(Math.max(...counts)).toBeLessThanOrEqual(4);
+    } finally {
+      await c.close();
+    }
+  });
+});
