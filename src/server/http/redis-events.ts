@@ -27,6 +27,10 @@ const data = (streamId: string) => `${PREFIX}ev:${streamId}`;
 const meta = (streamId: string) => `${PREFIX}evm:${streamId}`;
 const sessionBytes = (session: string) => `${PREFIX}evb:${session}`;
 const BLOCK_MS = 1_000;
+/** The id of every stream's priming event: before any entry, so a resume from it reads them all. */
+const PRIMING_SEQ = "0-0";
+/** How long a resume from the priming event waits for the call's first event. */
+const FIRST_EVENT_WAIT_MS = 10_000;
 
 /**
  * One event, one round trip. KEYS: stream, meta, session bytes. ARGV: session, replica, request
@@ -75,6 +79,9 @@ export class RedisEvents implements StreamEvents {
       store: {
         storeEvent: async (id, message) => {
           streamId ??= id;
+          // The priming event costs no round trip: the stream's meta is written with its first
+          // real event (or the first accepted submission), and a resume from it reads from the start.
+          if (Object.keys(message).length === 0) return eventId(id, PRIMING_SEQ);
           const kept = keptEvent(message, limits);
           const entry = await redis.eval(
             STORE,
@@ -98,7 +105,14 @@ export class RedisEvents implements StreamEvents {
       },
       note: (handle) => {
         handles.push(handle);
-        if (streamId !== undefined) void redis.hset(meta(streamId), "handles", JSON.stringify(handles));
+        if (streamId === undefined) return;
+        const fields = { session: sessionId, replica, request: JSON.stringify(requestId ?? null) };
+        void redis
+          .multi()
+          .hset(meta(streamId), { ...fields, handles: JSON.stringify(handles) })
+          .pexpire(meta(streamId), limits.ttlMs)
+          .exec()
+          .catch(() => {});
       },
     };
   }
@@ -111,8 +125,8 @@ export class RedisEvents implements StreamEvents {
     const parsed = parseEventId(last);
     if (!parsed || !/^\d+-\d+$/.test(parsed.seq)) return "unknown";
     const { redis } = this.#shared;
-    const info = await redis.hgetall(meta(parsed.streamId));
-    if (info.session !== session) return "unknown";
+    const info = await this.#meta(parsed.streamId, parsed.seq, signal);
+    if (info?.session !== session) return "unknown";
     let cursor = parsed.seq;
     const deliver = async (entries: Array<[string, string[]]>): Promise<boolean> => {
       for (const [entry, fields] of entries) {
@@ -152,6 +166,24 @@ export class RedisEvents implements StreamEvents {
       signal.removeEventListener("abort", stop);
       reader.disconnect();
       this.#readers -= 1;
+    }
+  }
+
+  /**
+   * The stream's meta. Resumed from its priming event, a call may not have stored anything yet:
+   * wait a while for its first event before calling the stream unknown.
+   */
+  async #meta(
+    streamId: string,
+    seq: string,
+    signal: AbortSignal,
+  ): Promise<Record<string, string> | undefined> {
+    const waitUntil = Date.now() + (seq === PRIMING_SEQ ? FIRST_EVENT_WAIT_MS : 0);
+    for (;;) {
+      const info = await this.#shared.redis.hgetall(meta(streamId));
+      if (info.session !== undefined) return info;
+      if (signal.aborted || Date.now() >= waitUntil) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
