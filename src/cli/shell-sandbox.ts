@@ -4,10 +4,13 @@
  * detached process on a loopback port with a fresh key and records it in
  * `<cache dir>/shell-sandbox.json` (mode 0600); later calls reuse it while it answers. It exits
  * after 15 minutes without API requests, or on `web-data-mcp sandbox --stop`.
+ * The state file is trusted only when this user owns it and nobody else can write it, its URLs
+ * are loopback, and its pid runs our sandbox with that very state file (its command line): a
+ * planted file can neither make `--stop` kill another process nor send a call elsewhere.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFile, unlink } from "node:fs/promises";
+import { lstat, readFile, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultCacheDir, writeFileAtomic } from "../agents/cache-files.js";
@@ -38,6 +41,44 @@ async function readState(file: string): Promise<ShellSandboxState | undefined> {
   }
 }
 
+const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+function isLoopbackUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return url.protocol === "http:" && LOOPBACK.has(url.hostname) && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+/** The process's command line: /proc where there is one, else `ps`; undefined when unknown. */
+async function commandLine(pid: number): Promise<string[] | undefined> {
+  try {
+    return (await readFile(`/proc/${pid}/cmdline`, "utf8")).split("\0").filter(Boolean);
+  } catch {
+    return new Promise((resolve) => {
+      execFile("ps", ["-o", "command=", "-p", String(pid)], (error, stdout) =>
+        resolve(error ? undefined : stdout.trim().split(/\s+/)),
+      );
+    });
+  }
+}
+
+/** Why the state file cannot be trusted, or undefined when it can. */
+async function distrust(file: string, state: ShellSandboxState): Promise<string | undefined> {
+  const info = await lstat(file).catch(() => undefined);
+  if (!info?.isFile()) return "it is not a regular file";
+  if (process.getuid && info.uid !== process.getuid()) return "another user owns it";
+  if ((info.mode & 0o022) !== 0) return "others can write it";
+  if (!isLoopbackUrl(state.url) || (state.legacyUrl && !isLoopbackUrl(state.legacyUrl)))
+    return "its URL is not a loopback address";
+  const args = processAlive(state.pid) ? await commandLine(state.pid) : undefined;
+  if (!args?.includes("sandbox") || args[args.indexOf("--state-file") + 1] !== file)
+    return `pid ${state.pid} is not this shell sandbox`;
+  return undefined;
+}
+
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -65,7 +106,7 @@ export async function shellSandbox(
 ): Promise<ShellSandboxState & { started: boolean }> {
   const file = stateFileIn(cacheDir);
   const known = await readState(file);
-  if (known && (await answers(known))) return { ...known, started: false };
+  if (known && !(await distrust(file, known)) && (await answers(known))) return { ...known, started: false };
 
   const key = `sbx_${randomBytes(12).toString("hex")}`;
   const child = spawn(
@@ -119,6 +160,8 @@ export async function stopShellSandbox(cacheDir: string | undefined): Promise<st
     await unlink(file).catch(() => {});
     return "no shell sandbox is running";
   }
+  const why = await distrust(file, state);
+  if (why) return `did not stop anything: ${file} is not a shell sandbox's state file we can trust (${why})`;
   process.kill(state.pid, "SIGTERM");
   return `stopped the shell sandbox at ${state.url} (pid ${state.pid})`;
 }
