@@ -45,9 +45,9 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const sign = (k: Awaited<ReturnType<typeof key>>, claims: Record<string, unknown> = {}) =>
+const sign = (k: Awaited<ReturnType<typeof key>>, claims: Record<string, unknown> = {}, typ = "at+jwt") =>
   new SignJWT({ scope: "mcp:tools", client_id: "app", ...claims })
-    .setProtectedHeader({ alg: "ES256", kid: k.kid })
+    .setProtectedHeader({ alg: "ES256", kid: k.kid, ...(typ ? { typ } : {}) })
     .setIssuer(issuer)
     .setAudience(RESOURCE)
     .setSubject("alice")
@@ -82,7 +82,7 @@ describe("token verifier", () => {
     const future = Math.floor(Date.now() / 1000) + 3600;
     await expect(verifier.verifyAccessToken(await sign(k, { nbf: future }))).rejects.toThrow(/not valid yet/);
     const noExp = await new SignJWT({ scope: "mcp:tools" })
-      .setProtectedHeader({ alg: "ES256", kid: k.kid })
+      .setProtectedHeader({ alg: "ES256", kid: k.kid, typ: "at+jwt" })
       .setIssuer(issuer)
       .setAudience(RESOURCE)
       .sign(k.privateKey);
@@ -92,6 +92,27 @@ describe("token verifier", () => {
     );
     expect(scp.scopes).toEqual(["mcp:tools", "x"]);
     await expect(verifier.verifyAccessToken("opaque-token")).rejects.toThrow(/no introspection endpoint/);
+  });
+});
+
+describe("token type", () => {
+  it("verifier(typ): a JWT that is not an access token (typ JWT, none) is refused; at+jwt passes", async () => {
+    const k = await key("typ-key");
+    published = [...published, k.jwk];
+    const settings = readOAuthSettings(
+      { WEBDATA_OAUTH_ISSUER: issuer },
+      { publicUrl: "https://mcp.example.com" },
+    );
+    const verifier = createTokenVerifier(settings!, RESOURCE);
+    await expect(verifier.verifyAccessToken(await sign(k))).resolves.toMatchObject({
+      extra: { sub: "alice" },
+    });
+    await expect(verifier.verifyAccessToken(await sign(k, {}, "application/at+jwt"))).resolves.toBeDefined();
+    for (const typ of ["JWT", ""]) {
+      const refused = await verifier.verifyAccessToken(await sign(k, {}, typ)).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(TokenError);
+      expect((refused as Error).message).toMatch(/at\+jwt/);
+    }
   });
 });
 

@@ -1,6 +1,11 @@
 /**
  * RFC 7662 token introspection for opaque access tokens. Answers are cached per token (by its
- * SHA-256, never the token itself) for at most a minute and never past the token's expiry.
+ * SHA-256, never the token itself) for at most a minute and never past the token's expiry; a
+ * refusal is cached for a minute too (a negative cache), so one bad token costs one call. Calls
+ * to the endpoint are rate-limited (a token bucket, 20/s with a burst of 40): beyond it a new
+ * token gets 503 `temporarily_unavailable` without a call, so a flood of made-up tokens cannot
+ * flood the authorization server. A token whose `token_type` says it is not an access token
+ * (e.g. a refresh token) is refused.
  */
 import { createHash } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
@@ -9,35 +14,70 @@ import { audienceMatches, requireScopes, scopesOf, TokenError, unavailable } fro
 
 const CACHE_MS = 60_000;
 const CACHE_MAX = 10_000;
+const RATE_PER_S = 20;
+const BURST = 40;
+const ACCESS_TOKEN_TYPES = new Set(["bearer", "access_token", "dpop", "n_a"]);
 
-interface Entry {
-  info: AuthInfo;
-  until: number;
+type Entry = { info: AuthInfo; until: number } | { refused: TokenError; until: number };
+
+export interface IntrospectorOptions {
+  now?: () => number;
 }
 
 export class Introspector {
   readonly #cache = new Map<string, Entry>();
+  readonly #now: () => number;
+  #tokens = BURST;
+  #refilled: number;
 
   constructor(
     private readonly settings: OAuthSettings,
     private readonly resource: string,
     private readonly fetchImpl: typeof fetch = fetch,
-  ) {}
+    options: IntrospectorOptions = {},
+  ) {
+    this.#now = options.now ?? Date.now;
+    this.#refilled = this.#now();
+  }
 
   async check(token: string): Promise<AuthInfo> {
     const key = createHash("sha256").update(token).digest("base64url");
-    const now = Date.now();
+    const now = this.#now();
     const hit = this.#cache.get(key);
     if (hit && hit.until > now) {
+      if ("refused" in hit) throw hit.refused;
       requireScopes(hit.info.scopes, this.settings.scopes);
       return { ...hit.info, token };
     }
-    const info = await this.#ask(token);
-    if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
-    const until = Math.min(now + CACHE_MS, (info.expiresAt ?? 0) * 1000);
-    this.#cache.set(key, { info: { ...info, token: "" }, until });
+    if (!this.#take(now)) throw unavailable(new Error("too many tokens to introspect at once"));
+    let info: AuthInfo;
+    try {
+      info = await this.#ask(token);
+    } catch (error) {
+      if (error instanceof TokenError && error.code === "invalid_token")
+        this.#remember(key, { refused: error, until: now + CACHE_MS });
+      throw error;
+    }
+    this.#remember(key, {
+      info: { ...info, token: "" },
+      until: Math.min(now + CACHE_MS, (info.expiresAt ?? 0) * 1000),
+    });
     requireScopes(info.scopes, this.settings.scopes);
     return info;
+  }
+
+  #remember(key: string, entry: Entry): void {
+    if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
+    this.#cache.set(key, entry);
+  }
+
+  /** One call's worth of the endpoint's rate, if there is one left now. */
+  #take(now: number): boolean {
+    this.#tokens = Math.min(BURST, this.#tokens + ((now - this.#refilled) / 1000) * RATE_PER_S);
+    this.#refilled = now;
+    if (this.#tokens < 1) return false;
+    this.#tokens -= 1;
+    return true;
   }
 
   async #ask(token: string): Promise<AuthInfo> {
@@ -67,6 +107,13 @@ export class Introspector {
       throw unavailable(error);
     }
     if (claims.active !== true) throw new TokenError("invalid_token", "the token is not active");
+    const type = typeof claims.token_type === "string" ? claims.token_type.toLowerCase() : undefined;
+    if (type !== undefined && !ACCESS_TOKEN_TYPES.has(type)) {
+      throw new TokenError(
+        "invalid_token",
+        `the token is not an access token (its token_type is ${claims.token_type})`,
+      );
+    }
     if (typeof claims.iss === "string" && claims.iss.replace(/\/+$/, "") !== issuer.replace(/\/+$/, "")) {
       throw new TokenError("invalid_token", `the token was issued by another issuer (expected ${issuer})`);
     }

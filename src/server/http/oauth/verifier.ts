@@ -100,9 +100,17 @@ export function createTokenVerifier(
         algorithms: ASYMMETRIC,
         clockTolerance: tolerance,
         requiredClaims: ["exp"],
+        // RFC 9068: a JWT access token says so, so an ID token cannot stand in for one.
+        typ: "at+jwt",
       }));
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw new TokenError("invalid_token", "the token has expired");
+      if (error instanceof errors.JWTClaimValidationFailed && error.claim === "typ") {
+        throw new TokenError(
+          "invalid_token",
+          "the token is not an access token: its typ header must be at+jwt (RFC 9068); an ID token cannot call this server",
+        );
+      }
       if (error instanceof errors.JWTClaimValidationFailed) {
         throw new TokenError("invalid_token", claimMessage(error, resource));
       }

@@ -1,0 +1,72 @@
+/**
+ * RFC 7662 introspection is bounded (issue 23): a refused token is remembered for a while (a
+ * negative cache), the introspection endpoint is called at a bounded rate however many tokens
+ * arrive (beyond it: 503 temporarily_unavailable, never a call), and a token the endpoint calls
+ * something other than an access token is refused.
+ */
+import { describe, expect, it } from "vitest";
+import { Introspector } from "../../src/server/http/oauth/introspection.js";
+import type { OAuthSettings } from "../../src/server/http/oauth/settings.js";
+import { TokenError } from "../../src/server/http/oauth/token-error.js";
+
+const RESOURCE = "https://mcp.example.com/mcp";
+const settings = {
+  issuer: "https://as.example.com",
+  introspectionUrl: "https://as.example.com/introspect",
+  scopes: [],
+} as unknown as OAuthSettings;
+
+function endpoint(answer: (token: string) => Record<string, unknown>) {
+  const calls: string[] = [];
+  const fetchImpl = (async (_url: string, init: { body: string }) => {
+    const token = new URLSearchParams(init.body).get("token") ?? "";
+    calls.push(token);
+    return new Response(JSON.stringify(answer(token)), { headers: { "content-type": "application/json" } });
+  }) as unknown as typeof fetch;
+  return { calls, fetchImpl };
+}
+
+const active = (extra: Record<string, unknown> = {}) => ({
+  active: true,
+  sub: "alice",
+  iss: settings.issuer,
+  aud: RESOURCE,
+  exp: Math.floor(Date.now() / 1000) + 600,
+  ...extra,
+});
+
+describe("Introspector", () => {
+  it("remembers a refused token instead of asking again", async () => {
+    const { calls, fetchImpl } = endpoint(() => ({ active: false }));
+    const introspector = new Introspector(settings, RESOURCE, fetchImpl);
+    for (let i = 0; i < 5; i++)
+      await expect(introspector.check("opaque-bad")).rejects.toBeInstanceOf(TokenError);
+    expect(calls).toEqual(["opaque-bad"]);
+  });
+
+  it("calls the endpoint at a bounded rate; the rest get 503 without a call", async () => {
+    const { calls, fetchImpl } = endpoint(() => active());
+    const introspector = new Introspector(settings, RESOURCE, fetchImpl, { now: () => 1_000_000 });
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => introspector.check(`opaque-${i}`).catch((e: TokenError) => e)),
+    );
+    const refused = outcomes.filter((o) => o instanceof TokenError) as TokenError[];
+    expect(calls.length).toBeLessThan(200);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(refused.length).toBe(200 - calls.length);
+    for (const r of refused) expect(r.code).toBe("temporarily_unavailable");
+  });
+
+  it("refuses a token the endpoint says is not an access token", async () => {
+    const { fetchImpl } = endpoint(() => active({ token_type: "refresh_token" }));
+    const refused = await new Introspector(settings, RESOURCE, fetchImpl)
+      .check("opaque-refresh")
+      .catch((e) => e);
+    expect(refused).toBeInstanceOf(TokenError);
+    expect((refused as Error).message).toMatch(/access token/);
+    const { fetchImpl: bearer } = endpoint(() => active({ token_type: "Bearer" }));
+    await expect(new Introspector(settings, RESOURCE, bearer).check("opaque-ok")).resolves.toMatchObject({
+      extra: { sub: "alice" },
+    });
+  });
+});
