@@ -14,6 +14,8 @@ export interface Config {
   /** Basic credential `user:pass` for the legacy endpoint. */
   legacyAuth?: string;
   toolsets: Toolset[];
+  /** `WEBDATA_READ_ONLY`: only tools that read (no account writes, no billable work beyond a read). */
+  readOnly?: boolean;
   agentTools: string[];
   waitMs: number;
   maxRps: number;
@@ -52,6 +54,15 @@ export type GenerationSetting = "auto" | ApiGeneration;
 
 export class ConfigError extends Error {
   override name = "ConfigError";
+}
+
+/** A yes/no variable: 1/true/yes or 0/false/no (any case); unset or blank is no. */
+function parseFlag(name: string, raw: string | undefined): boolean {
+  const v = raw?.trim().toLowerCase();
+  if (v === undefined || v === "") return false;
+  if (["1", "true", "yes"].includes(v)) return true;
+  if (["0", "false", "no"].includes(v)) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (true/false), not ${JSON.stringify(raw)}`);
 }
 
 /** `WEBDATA_API_GENERATION`: `auto` (default), `2` or `1` (also `v2`/`v1`). */
@@ -219,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     legacyBaseUrl,
     legacyAuth,
     toolsets,
+    ...(parseFlag("WEBDATA_READ_ONLY", env.WEBDATA_READ_ONLY) ? { readOnly: true } : {}),
     agentTools,
     waitMs: parseNumber("WEBDATA_WAIT_MS", get(flags.waitMs, "WEBDATA_WAIT_MS"), DEFAULT_WAIT_MS, true, 0),
     maxRps: parseNumber(

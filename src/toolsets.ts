@@ -8,13 +8,23 @@ export const TOOLSETS = [
   "health",
   "tasks",
   "jobs",
+  "research",
+  "media",
+  "manage",
   "legacy",
 ] as const;
 
 export type Toolset = (typeof TOOLSETS)[number];
 
-/** Exposed when `WEBDATA_TOOLSETS` is not set (`legacy` joins them when `WEBDATA_LEGACY_AUTH` is set). */
-export const DEFAULT_TOOLSETS: readonly Toolset[] = TOOLSETS.filter((t) => t !== "legacy");
+/**
+ * Exposed when `WEBDATA_TOOLSETS` is not set (`legacy` joins them when `WEBDATA_LEGACY_AUTH` is
+ * set): what an agent reaches for first, within 4,000 tokens of `tools/list`. `manage` (template,
+ * research agent and job writes), `research` (minutes-long billed runs) and `media` (file
+ * downloads) only when named, or with `all`.
+ */
+export const DEFAULT_TOOLSETS: readonly Toolset[] = TOOLSETS.filter(
+  (t) => t !== "legacy" && t !== "manage" && t !== "research" && t !== "media",
+);
 
 export const isToolset = (name: string): name is Toolset => (TOOLSETS as readonly string[]).includes(name);
 
@@ -23,3 +33,13 @@ export const exposesToolset = (
   config: { toolsets: readonly string[]; legacyAuth?: string },
   toolset: Toolset,
 ) => config.toolsets.includes(toolset) && (toolset !== "legacy" || !!config.legacyAuth);
+
+/**
+ * Whether a configuration exposes a tool: its toolset is exposed and, with `WEBDATA_READ_ONLY`,
+ * the tool only reads (it creates, changes or deletes no account state and starts no billable
+ * work beyond a read).
+ */
+export const exposesTool = (
+  config: { toolsets: readonly string[]; legacyAuth?: string; readOnly?: boolean },
+  tool: { toolset: Toolset; readOnly: boolean },
+) => exposesToolset(config, tool.toolset) && (!config.readOnly || tool.readOnly);

@@ -28,6 +28,7 @@ import type {
   TemplateVersionList,
   WebDataClientOptions,
 } from "./client-types.js";
+import { downloadFile } from "./download.js";
 import { ApiError } from "./errors.js";
 import { Executor } from "./executor.js";
 import { type Generation, GenerationRouter } from "./generations.js";
@@ -37,6 +38,8 @@ import { Redactor } from "./redact.js";
 import { DEFAULT_RETRY } from "./retry.js";
 import { ROUTES, type Route, type RouteName, type RouteSide } from "./routes.js";
 import * as S from "./schemas.js";
+import * as V from "./schemas-v2.js";
+import { type ServerEvent, streamEvents } from "./sse.js";
 
 export type * from "./client-types.js";
 
@@ -51,6 +54,10 @@ interface RouteInput {
 
 const AgentListSchema = z.array(S.AgentRecordSchema);
 const RawObjectSchema = z.record(z.string(), z.unknown());
+/** Answers whose body nothing reads (deletes: no body typed). */
+const AnyAnswer = z.unknown();
+type Patch = V.JsonPatch;
+type Obj = Record<string, unknown>;
 
 function parseBase(value: string, what: string): URL {
   let url: URL;
@@ -324,6 +331,149 @@ export class WebDataClient {
   ): Promise<ArtifactDownload> {
     const params = { run: runId, artifact: artifactId };
     return this.#route("artifactDownloadUrl", S.ArtifactDownloadSchema, { params }, opts);
+  }
+
+  // ---------- generation-2 capabilities (§4, §8, §12–15; generation 1 §18) ----------
+
+  /** POST /v2/search (generation 1: /v1/search): results with content, and an answer with citations. */
+  search(body: V.SearchRequest, opts?: CallOptions): Promise<V.SearchResponse> {
+    return this.#route("search", V.SearchResponseSchema, { body }, opts);
+  }
+
+  /** Creates a generation: `{prompt, url, …}` or a refinement `{from_agent, prompt}` (generation-1 name). */
+  createGeneration(body: Obj, opts?: CallOptions): Promise<V.GenerationRecord> {
+    return this.#route("createGeneration", V.GenerationRecordSchema, { body }, opts);
+  }
+
+  getGeneration(id: string, opts?: CallOptions): Promise<V.GenerationRecord> {
+    return this.#route("getGeneration", V.GenerationRecordSchema, { params: { id } }, opts);
+  }
+
+  getTemplate(name: string, opts?: CallOptions) {
+    return this.#route("getTemplate", V.TemplateRecordSchema, { params: { name } }, opts);
+  }
+
+  updateTemplate(name: string, patch: Patch, opts?: CallOptions) {
+    return this.#route("updateTemplate", V.TemplateRecordSchema, { params: { name }, body: patch }, opts);
+  }
+
+  deleteTemplate(name: string, opts?: CallOptions): Promise<unknown> {
+    return this.#route("deleteTemplate", AnyAnswer, { params: { name } }, opts);
+  }
+
+  listResearchAgents(page: PageQuery = {}, opts?: CallOptions) {
+    return this.#route("listResearchAgents", V.ResearchAgentPageSchema, { query: { ...page } }, opts);
+  }
+
+  listAgentTemplates(page: PageQuery = {}, opts?: CallOptions) {
+    return this.#route("listAgentTemplates", V.ResearchAgentPageSchema, { query: { ...page } }, opts);
+  }
+
+  getResearchAgent(agent: string, opts?: CallOptions) {
+    return this.#route("getResearchAgent", V.ResearchAgentSchema, { params: { agent } }, opts);
+  }
+
+  /** Takes generation-1 names (`domain_expertise`); generation 2 sends `skill`. */
+  createResearchAgent(body: Obj, opts?: CallOptions) {
+    return this.#route("createResearchAgent", V.ResearchAgentSchema, { body }, opts);
+  }
+
+  updateResearchAgent(agent: string, patch: Patch, opts?: CallOptions) {
+    return this.#route(
+      "updateResearchAgent",
+      V.ResearchAgentSchema,
+      { params: { agent }, body: patch },
+      opts,
+    );
+  }
+
+  deleteResearchAgent(agent: string, opts?: CallOptions): Promise<unknown> {
+    return this.#route("deleteResearchAgent", AnyAnswer, { params: { agent } }, opts);
+  }
+
+  startResearchRun(agent: string, body: V.ResearchRunRequest, opts?: CallOptions): Promise<V.ResearchRun> {
+    return this.#route("startResearchRun", V.ResearchRunSchema, { params: { agent }, body }, opts);
+  }
+
+  /** POST /v2/agents/runs: one run of a new agent, or of the agent named `agent_name` (generation 2 only). */
+  startOneShotResearch(body: V.ResearchRunRequest, opts?: CallOptions): Promise<V.ResearchRun> {
+    return this.#route("startOneShotResearch", V.ResearchRunSchema, { body }, opts);
+  }
+
+  getResearchRun(agent: string, run: string, opts?: CallOptions): Promise<V.ResearchRun> {
+    return this.#route("getResearchRun", V.ResearchRunSchema, { params: { agent, run } }, opts);
+  }
+
+  /** The run's result; rejects with status 409 (generation 1: 408) while the run is active. */
+  getResearchResult(agent: string, run: string, opts?: CallOptions): Promise<V.ResearchResult> {
+    return this.#route("getResearchResult", V.ResearchResultSchema, { params: { agent, run } }, opts);
+  }
+
+  /** The run's server-sent events as they come (only for runs created with `enable_events`). */
+  researchEvents(agent: string, run: string, signal: AbortSignal): AsyncGenerator<ServerEvent> {
+    const generation = this.#generations.generationOf(agent) ?? (this.#generations.setting === 1 ? 1 : 2);
+    const base = generation === 2 ? "v2/agents" : "v1/task-agents";
+    const url = this.#url(this.#base, `${base}/${seg(agent)}/runs/${seg(run)}/events`);
+    return streamEvents(this.#dispatcher, url, this.#bearer, signal);
+  }
+
+  listCrawls(query: { status?: string; cursor?: string; limit?: number } = {}, opts?: CallOptions) {
+    return this.#route("listCrawls", V.CrawlListSchema, { query: { ...query } }, opts);
+  }
+
+  cancelCrawl(id: string, opts?: CallOptions) {
+    return this.#route("cancelCrawl", V.CrawlCancelSchema, { params: { id } }, opts);
+  }
+
+  listJobs(page: PageQuery = {}, opts?: CallOptions) {
+    return this.#route("listJobs", V.JobPageSchema, { query: { ...page } }, opts);
+  }
+
+  /** Takes the generation-1 `agent_name`; generation 2 sends `extract_template_name`. */
+  createJob(body: Obj, opts?: CallOptions) {
+    return this.#route("createJob", V.JobSchema, { body }, opts);
+  }
+
+  updateJob(job: string, body: V.JobUpdate, opts?: CallOptions) {
+    return this.#route("updateJob", V.JobSchema, { params: { job }, body }, opts);
+  }
+
+  deleteJob(job: string, opts?: CallOptions): Promise<unknown> {
+    return this.#route("deleteJob", AnyAnswer, { params: { job } }, opts);
+  }
+
+  triggerJob(job: string, opts?: CallOptions) {
+    return this.#route("triggerJob", V.JobRunSummarySchema, { params: { job }, body: {} }, opts);
+  }
+
+  /** A run's detail; `job` is needed on generation 1 only (its run routes nest under the job). */
+  getJobRun(run: string, job = "-", opts?: CallOptions) {
+    return this.#route("getJobRun", V.JobRunSummarySchema, { params: { run, job } }, opts);
+  }
+
+  cancelJobRun(run: string, job = "-", opts?: CallOptions) {
+    return this.#route("cancelJobRun", V.RunCancelSchema, { params: { run, job }, body: {} }, opts);
+  }
+
+  listArtifacts(run: string, job = "-", opts?: CallOptions) {
+    return this.#route("listArtifacts", V.ArtifactListSchema, { params: { run, job } }, opts);
+  }
+
+  artifactPreview(run: string, artifact: string, job = "-", opts?: CallOptions) {
+    return this.#route("artifactPreview", V.ArtifactPreviewSchema, { params: { run, artifact, job } }, opts);
+  }
+
+  /** POST /v2/media/async (generation 1: /v1/media/async): a task whose result names the file. */
+  mediaAsync(body: Obj, opts?: CallOptions): Promise<TaskIdResponse> {
+    return this.#route("mediaAsync", S.TaskIdResponseSchema, { body }, opts);
+  }
+
+  /**
+   * GET of a pre-signed download URL the API handed out: no credential is sent (it is another
+   * host's URL), at most `maxBytes` are read (`truncated` says the file is longer).
+   */
+  download(url: string, maxBytes: number, opts?: CallOptions) {
+    return downloadFile(this.#dispatcher, url, maxBytes, opts);
   }
 
   // ---------- legacy realtime ----------

@@ -170,7 +170,10 @@ export class Executor {
         resetEpochSec: intHeader(response, "x-ratelimit-reset"),
       });
       const bodyText = response.body.toString("utf8");
-      if (response.status >= 200 && response.status < 300) return this.#parse(bodyText, spec.schema, label);
+      if (response.status >= 200 && response.status < 300) {
+        // A 204 (deletes) has no body to read.
+        return this.#parse(response.status === 204 ? "null" : bodyText, spec.schema, label);
+      }
 
       const failure: Failure = {
         status: response.status,

@@ -7,6 +7,7 @@
  * | -------------------------- | ---------------------- | ------ | ----- | ----------------------------------------------------------- |
  * | task, batch (polling only) | 20% of elapsed         | 150 ms | 3 s   | lag ~10% of the duration: median ≤ 250 ms, p95 < 1 s (1–5 s) |
  * | crawl (polling only)       | 25% of elapsed         | 250 ms | 5 s   | ≥ 2 s (the documented crawl cadence) once running for 8 s    |
+ * | generation, research run, job run | as crawl        | 250 ms | 5 s   | minutes-long work billed per creation, not per poll         |
  * | with a callback            | 100% of elapsed (×2)   | 1 s    | 10 s  | the callback brings the lag; polls are only a safety net     |
  *
  * The trade-off, measured by bench/client.mjs: with polling alone, a median lag of 250 ms for
@@ -14,7 +15,7 @@
  * a median lag near 1 s (and seconds on long tasks). Polling alone favours the lag, which an agent
  * waits on; a callback (`completion`) gets both: a lag of tens of ms and 7 requests for 30 s.
  */
-export type TargetKind = "task" | "batch" | "crawl";
+export type TargetKind = "task" | "batch" | "crawl" | "generation" | "research" | "job_run";
 
 interface Rule {
   fraction: number;
@@ -26,6 +27,9 @@ const POLLING: Record<TargetKind, Rule> = {
   task: { fraction: 0.2, minMs: 150, maxMs: 3_000 },
   batch: { fraction: 0.2, minMs: 150, maxMs: 3_000 },
   crawl: { fraction: 0.25, minMs: 250, maxMs: 5_000 },
+  generation: { fraction: 0.25, minMs: 250, maxMs: 5_000 },
+  research: { fraction: 0.25, minMs: 250, maxMs: 5_000 },
+  job_run: { fraction: 0.25, minMs: 250, maxMs: 5_000 },
 };
 
 const WITH_CALLBACK: Rule = { fraction: 1, minMs: 1_000, maxMs: 10_000 };

@@ -1,6 +1,6 @@
 /**
- * The one place that decides whether a task, batch or crawl (or one task listed inside a batch or
- * crawl) is still running, done, failed or canceled. The waiting mechanism, `get_task`, progress
+ * The one place that decides whether a task, batch, crawl, template generation, research run or
+ * job run (or one task listed inside a batch or crawl) is still running, done, failed or canceled. The waiting mechanism, `get_task`, progress
  * and webhook completion all ask here, so a new state word is taught in one place.
  *
  * The spec and the live service's published types use different words: tasks `pending`,
@@ -10,7 +10,7 @@
  */
 
 export type Phase = "running" | "done" | "failed" | "canceled";
-export type StateKind = "task" | "crawl" | "item";
+export type StateKind = "task" | "crawl" | "item" | "generation" | "research" | "job_run";
 
 const CANCELED = ["canceled", "cancelled"];
 
@@ -32,6 +32,37 @@ const PHASES: Record<StateKind, Record<string, Phase>> = {
     succeeded: "done",
     completed: "done",
     failed: "failed",
+    ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
+  },
+  // Template generations: a free string; `success` when done (web-data-api-v2.md §13, §16).
+  generation: {
+    queued: "running",
+    pending: "running",
+    running: "running",
+    in_progress: "running",
+    success: "done",
+    succeeded: "done",
+    completed: "done",
+    failed: "failed",
+    error: "failed",
+    ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
+  },
+  // Research agent runs (§14).
+  research: {
+    queued: "running",
+    running: "running",
+    completed: "done",
+    failed: "failed",
+    ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
+  },
+  // Job runs (§15), upper case: every status but PENDING/RUNNING ends the run.
+  job_run: {
+    pending: "running",
+    running: "running",
+    success: "done",
+    warning: "done",
+    failed: "failed",
+    timeout: "failed",
     ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
   },
   // A task listed in a batch or crawl: either vocabulary.

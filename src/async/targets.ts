@@ -65,7 +65,59 @@ const pollCrawl: Poller = async (client, id, signal) => {
   return reading;
 };
 
-export const POLLERS: Record<TargetKind, Poller> = { task: pollTask, batch: pollBatch, crawl: pollCrawl };
+/**
+ * Ids of research runs and job runs name their parent too (`<agent id>:<run id>`, `<job id>:<run
+ * id>`): generation 1 addresses a run under its agent or job.
+ */
+export const joinId = (parent: string, child: string) => `${parent}:${child}`;
+export function splitId(id: string): [string, string] {
+  const at = id.indexOf(":");
+  return at < 0 ? ["-", id] : [id.slice(0, at), id.slice(at + 1)];
+}
+
+/** One reading of a record with a status word of `kind`, failed with `error` text when it has one. */
+function statusReading(
+  kind: "generation" | "research" | "job_run",
+  state: string,
+  record: unknown,
+  error?: string,
+): PollReading {
+  const phase = phaseOf(kind, state);
+  const reading: PollReading = { state, record };
+  if (phase === "done") reading.end = "done";
+  if (phase === "failed" || phase === "canceled") {
+    reading.end = "failed";
+    reading.error = error ?? `it ended ${state}`;
+  }
+  return reading;
+}
+
+const pollGeneration: Poller = async (client, id, signal) => {
+  const g = await client.getGeneration(id, { signal });
+  return statusReading("generation", g.status, g, g.error);
+};
+
+const pollResearch: Poller = async (client, id, signal) => {
+  const [agent, run] = splitId(id);
+  const r = await client.getResearchRun(agent, run, { signal });
+  return statusReading("research", r.status, r, r.error?.message);
+};
+
+const pollJobRun: Poller = async (client, id, signal) => {
+  const [job, run] = splitId(id);
+  const r = await client.getJobRun(run, job, { signal });
+  const error = (r as { error?: { message?: string } }).error?.message;
+  return statusReading("job_run", r.status, r, error);
+};
+
+export const POLLERS: Record<TargetKind, Poller> = {
+  task: pollTask,
+  batch: pollBatch,
+  crawl: pollCrawl,
+  generation: pollGeneration,
+  research: pollResearch,
+  job_run: pollJobRun,
+};
 
 /** The progress message of one reading, for humans. */
 export function describeReading(target: WaitTarget, reading: PollReading, elapsedMs: number): string {

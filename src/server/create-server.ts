@@ -28,7 +28,7 @@ import type { ApiObserver } from "../api/observer.js";
 import { makeRedactor } from "../api/redact.js";
 import { type Config, configSecrets } from "../config.js";
 import type { ServerExtension, ToolDefinition, ToolServices } from "../tools/tool.js";
-import { exposesToolset, isToolset } from "../toolsets.js";
+import { exposesTool, isToolset } from "../toolsets.js";
 import { CallRequestSchema } from "./call-request.js";
 import type { FairShare } from "./fair-share.js";
 import { createLogger, type ServerLogger } from "./logging.js";
@@ -101,7 +101,11 @@ function buildTimeList(config: Config): Tool[] | undefined {
     }
     if (file.version !== VERSION || !Array.isArray(file.tools)) return undefined;
     return file.tools
-      .filter((t) => isToolset(t.toolset) && exposesToolset(config, t.toolset))
+      .filter(
+        (t) =>
+          isToolset(t.toolset) &&
+          exposesTool(config, { toolset: t.toolset, readOnly: t.tool.annotations?.readOnlyHint === true }),
+      )
       .map((t) => t.tool);
   }
   return undefined;

@@ -121,6 +121,7 @@ export function makeContext(
         // The HTTP transport puts its webhook registry in services.taskCompletion (src/server/http.ts).
         completion: (options.completion ?? deps.services.taskCompletion) as never,
         onProgress: (p: unknown) => {
+          if (options.quiet) return;
           polls += 1;
           const r = (typeof p === "object" && p !== null ? p : {}) as Partial<ProgressUpdate>;
           void progress(

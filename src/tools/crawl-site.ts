@@ -20,6 +20,14 @@ export const crawlSite = defineTool({
   input: {
     url: urlArg.describe("Start URL"),
     limit: z.number().int().min(1).max(1000).default(10).describe("Max pages"),
+    include_paths: z.array(z.string()).max(100).optional(),
+    exclude_paths: z.array(z.string()).max(100).optional(),
+    max_discovery_depth: z.number().int().min(1).max(20).optional(),
+    sitemap: z.enum(["skip", "include", "only"]).optional(),
+    allow_subdomains: z.boolean().optional(),
+    allow_external_links: z.boolean().optional(),
+    crawl_entire_domain: z.boolean().optional(),
+    ignore_query_parameters: z.boolean().optional(),
     max_chars: maxCharsArg,
   },
   output: {
@@ -34,7 +42,8 @@ export const crawlSite = defineTool({
   readOnly: true,
   longRunning: true,
   async handler(args, ctx) {
-    const { crawl_id } = await ctx.client.crawl({ url: args.url, limit: args.limit }, { signal: ctx.signal });
+    const { max_chars: _m, ...request } = args;
+    const { crawl_id } = await ctx.client.crawl(request, { signal: ctx.signal });
     const outcome = await ctx.wait({ kind: "crawl", id: crawl_id });
     if (outcome.status === "pending") return pendingResult(outcome);
     if (outcome.status === "failed") throwFailed(outcome);

@@ -1,12 +1,14 @@
 /**
- * `job_runs`: the runs of a job (`GET /v2/jobs/{job_id}/runs`, paginated), or with `run_id` and
- * `artifact_id` the download URL of one run artifact
- * (`GET /v2/jobs/runs/{run_id}/artifacts/{artifact_id}/download-url`).
+ * `job_runs`: with no id the jobs (`GET /v2/jobs`); with `job_id` its runs
+ * (`GET /v2/jobs/{job_id}/runs`, paginated); with `run_id` the run's detail and artifacts
+ * (`GET /v2/jobs/runs/{run_id}`, `…/artifacts`); with `run_id` and `artifact_id` the artifact's
+ * download URL and, with `preview`, its first rows (`…/download-url`, `…/preview`).
+ * Generation 1 nests run routes under the job: pass `job_id` with `run_id` there.
  */
 import { z } from "zod";
 import { ToolError } from "./errors.js";
 import { plural } from "./result.js";
-import { defineTool } from "./tool.js";
+import { defineTool, type ToolContext } from "./tool.js";
 
 const run = z.looseObject({ id: z.string(), status: z.string() });
 type Run = {
@@ -29,15 +31,16 @@ export const jobRuns = defineTool({
   name: "job_runs",
   title: "Job runs and artifacts",
   description:
-    "List the runs of a recurring job (status, counts, artifacts), page by page. With run_id and artifact_id, get a temporary download URL for that run's artifact.",
+    "Recurring jobs: no id lists jobs; job_id its runs; run_id a run and its artifacts; run_id + artifact_id a download URL (preview: first rows).",
   toolset: "jobs",
   examples: [{ job_id: "job_daily_prices", limit: 5 }],
   input: {
     job_id: idArg().optional().describe("List this job's runs"),
     limit: z.number().int().min(1).max(200).default(20).describe("Runs per page"),
     offset: z.number().int().min(0).default(0).describe("Runs to skip"),
-    run_id: idArg().optional().describe("With artifact_id: the run the artifact belongs to"),
-    artifact_id: idArg().optional().describe("With run_id: get this artifact's download URL"),
+    run_id: idArg().optional().describe("A run: its detail and artifacts"),
+    artifact_id: idArg().optional().describe("With run_id: its download URL"),
+    preview: z.boolean().default(false).describe("With artifact_id: also its first rows"),
   },
   output: {
     job_id: z.string().optional(),
@@ -46,34 +49,57 @@ export const jobRuns = defineTool({
     offset: z.number().optional(),
     next_offset: z.number().optional(),
     download: z.looseObject({ url: z.string(), expires_at: z.string().optional() }).optional(),
+    jobs: z.array(z.record(z.string(), z.unknown())).optional(),
+    run: z.record(z.string(), z.unknown()).optional(),
+    artifacts: z.array(z.record(z.string(), z.unknown())).optional(),
   },
   readOnly: true,
   async handler(args, ctx) {
     const opts = { signal: ctx.signal };
-    if (args.run_id !== undefined || args.artifact_id !== undefined) {
-      if (args.run_id === undefined || args.artifact_id === undefined) {
-        throw new ToolError(
-          "invalid_argument",
-          "Pass both run_id and artifact_id to get an artifact's download URL.",
-        );
-      }
+    if (args.artifact_id !== undefined && args.run_id === undefined) {
+      throw new ToolError("invalid_argument", "Pass run_id with artifact_id (the artifact's run).");
+    }
+    if (args.run_id !== undefined && args.artifact_id === undefined)
+      return runDetail(args.run_id, args.job_id, ctx);
+    if (args.run_id !== undefined && args.artifact_id !== undefined) {
       const d = await ctx.client.artifactDownloadUrl(args.run_id, args.artifact_id, opts);
+      const rows = args.preview
+        ? await ctx.client.artifactPreview(args.run_id, args.artifact_id, args.job_id, opts)
+        : undefined;
       const download = {
         url: d.url,
         expires_at: d.expires_at,
         run_id: args.run_id,
         artifact_id: args.artifact_id,
       };
+      const preview = rows && {
+        columns: rows.columns ?? [],
+        rows: rows.rows.slice(0, 10),
+        row_count: rows.row_count,
+      };
+      const previewText = preview
+        ? `\nPreview (${preview.rows.length} of ${rows?.row_count ?? "?"} rows):\n${preview.rows.map((r) => JSON.stringify(r)).join("\n")}`
+        : "";
       return {
-        structured: { ...(args.job_id ? { job_id: args.job_id } : {}), download },
-        text: `Download URL for artifact ${args.artifact_id} of run ${args.run_id} (expires ${d.expires_at}):\n${d.url}`,
+        structured: {
+          ...(args.job_id ? { job_id: args.job_id } : {}),
+          download: { ...download, ...(preview ? { preview } : {}) },
+        },
+        text: `Download URL for artifact ${args.artifact_id} of run ${args.run_id} (expires ${d.expires_at}):\n${d.url}${previewText}`,
       };
     }
     if (args.job_id === undefined) {
-      throw new ToolError(
-        "invalid_argument",
-        "Pass job_id to list runs, or run_id and artifact_id for a download URL.",
-      );
+      const page = await ctx.client.listJobs({ limit: args.limit, offset: args.offset }, opts);
+      const jobs = page.items.map((j) => ({ ...j }));
+      const lines = [`${plural(jobs.length, "job")}${page.total !== undefined ? ` of ${page.total}` : ""}:`];
+      for (const j of page.items)
+        lines.push(
+          `- ${j.id} (${j.name ?? ""}): template ${j.extract_template_name ?? j.agent_name ?? "?"}, schedule ${j.schedule?.cron ?? "none"}${j.last_run_status ? `, last run ${j.last_run_status}` : ""}`,
+        );
+      return {
+        structured: { jobs, ...(page.total !== undefined ? { total: page.total } : {}) },
+        text: lines.join("\n"),
+      };
     }
     const list = await ctx.client.jobRuns(args.job_id, { limit: args.limit, offset: args.offset }, opts);
     const runs = list.items.map((r) => {
@@ -116,3 +142,24 @@ export const jobRuns = defineTool({
     };
   },
 });
+
+/** A run's detail and its artifacts. */
+async function runDetail(runId: string, jobId: string | undefined, ctx: ToolContext) {
+  const opts = { signal: ctx.signal };
+  const [detail, artifacts] = await Promise.all([
+    ctx.client.getJobRun(runId, jobId, opts),
+    ctx.client.listArtifacts(runId, jobId, opts),
+  ]);
+  const items = artifacts.items.map((a) => ({ ...a }));
+  const lines = [`Run ${runId}: ${detail.status}.`];
+  for (const a of items)
+    lines.push(
+      `- artifact ${a.id}${a.type ? ` (${a.type})` : ""}${a.description ? `: ${a.description}` : ""}`,
+    );
+  if (items.length > 0)
+    lines.push("Download or preview one: job_runs with run_id and artifact_id (preview: true).");
+  return {
+    structured: { ...(jobId ? { job_id: jobId } : {}), run: { ...detail }, artifacts: items },
+    text: lines.join("\n"),
+  };
+}

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
 import { phaseOf } from "../async/states.js";
+import { splitId } from "../async/targets.js";
 import type { WaitOutcome, WaitTarget } from "../async/wait.js";
 import { ToolError } from "./errors.js";
 import type { ToolResult } from "./tool.js";
@@ -65,12 +66,19 @@ export function clip(text: string, maxChars: number, offset = 0, maxTokens = TOK
     : { text: slice, total_chars: text.length };
 }
 
-export const ID_FIELD = { task: "task_id", batch: "batch_id", crawl: "crawl_id" } as const;
+export const ID_FIELD = {
+  task: "task_id",
+  batch: "batch_id",
+  crawl: "crawl_id",
+  generation: "generation_id",
+  research: "run_id",
+  job_run: "run_id",
+} as const;
 export type IdField = (typeof ID_FIELD)[keyof typeof ID_FIELD];
 
 export const resumeSchema = z
   .object({ tool: z.string(), arguments: z.record(z.string(), z.string()) })
-  .describe("The get_task call that continues this work");
+  .describe("The call that continues this work");
 
 /** Members every long tool's output has, so the deadline handle fits its schema. */
 export const longToolShape = {
@@ -79,8 +87,22 @@ export const longToolShape = {
   resume: resumeSchema.optional(),
 };
 
-export function resumeFor(target: WaitTarget): { tool: "get_task"; arguments: Record<string, string> } {
-  return { tool: "get_task", arguments: { [ID_FIELD[target.kind]]: target.id } };
+/** The call that resumes waiting for a target: get_task for tasks, batches and crawls, else the tool that started it. */
+export function resumeFor(target: WaitTarget): { tool: string; arguments: Record<string, string> } {
+  const [parent, child] = splitId(target.id);
+  switch (target.kind) {
+    case "generation":
+      return { tool: "generate_template", arguments: { generation_id: target.id } };
+    case "research":
+      return { tool: "research", arguments: { agent_id: parent, run_id: child } };
+    case "job_run":
+      return {
+        tool: "job_runs",
+        arguments: { run_id: child, ...(parent !== "-" ? { job_id: parent } : {}) },
+      };
+    default:
+      return { tool: "get_task", arguments: { [ID_FIELD[target.kind]]: target.id } };
+  }
 }
 
 /**
@@ -94,6 +116,7 @@ export function pendingResult(
 ): ToolResult<any> {
   const field = ID_FIELD[outcome.target.kind];
   const resume = resumeFor(outcome.target);
+  const id = resume.arguments[field] ?? outcome.target.id;
   const after = outcome.elapsedMs !== undefined ? ` after ${Math.round(outcome.elapsedMs / 1000)} s` : "";
   const done =
     typeof extra.completed === "number" && typeof extra.total === "number"
@@ -101,11 +124,11 @@ export function pendingResult(
       : "";
   const text = [
     `Still running${after} (${outcome.target.kind} state: ${outcome.state}${done}).`,
-    `${field}: ${outcome.target.id}`,
-    `Continue with: get_task ${JSON.stringify(resume.arguments)}`,
+    `${field}: ${id}`,
+    `Continue with: ${resume.tool} ${JSON.stringify(resume.arguments)}`,
   ].join("\n");
   return {
-    structured: { status: "pending", [field]: outcome.target.id, state: outcome.state, resume, ...extra },
+    structured: { status: "pending", [field]: id, state: outcome.state, resume, ...extra },
     text,
   };
 }

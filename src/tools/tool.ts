@@ -41,6 +41,8 @@ export interface WaitCallOptions {
   deadlineMs?: number;
   /** Passed through to `waitFor` (e.g. what counts as done for a batch). */
   completion?: unknown;
+  /** No progress from the polls: the tool reports its own (e.g. from an event stream). */
+  quiet?: boolean;
 }
 
 /**

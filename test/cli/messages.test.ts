@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorFromStatus } from "../../src/api/error-factory.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
+import { DEFAULT_TOOLSETS } from "../../src/toolsets.js";
 import { CLI, runCli, startTestSandbox, TEST_KEY } from "../helpers/mcp.js";
 import { runProcess } from "../helpers/process.js";
 
@@ -75,7 +76,7 @@ describe("command-line mistakes", () => {
       .trim()
       .split("\n")
       .map((l) => l.split(/\s+/)[0]);
-    expect(names).toEqual(ALL_TOOLS.filter((t) => t.toolset !== "legacy").map((t) => t.name));
+    expect(names).toEqual(ALL_TOOLS.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset)).map((t) => t.name));
   });
 
   it("call TOOL --help prints the tool's arguments and its examples", async () => {

@@ -2,11 +2,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { createServer, type WebDataServer } from "../../src/server/create-server.js";
+import { listTools } from "../../src/server/list-tools.js";
 import { ALL_TOOLS, selectTools } from "../../src/tools/registry.js";
-import { TOOLSETS } from "../../src/toolsets.js";
+import { DEFAULT_TOOLSETS, TOOLSETS } from "../../src/toolsets.js";
 
 const LONG_TOOLS = ALL_TOOLS.filter((t) => t.longRunning).map((t) => t.name);
 
@@ -93,11 +95,52 @@ describe("registry", () => {
 });
 
 describe("toolset selection", () => {
-  it("exposes all but legacy by default", () => {
+  it("exposes the default toolsets by default: not legacy, manage, research or media", () => {
     const c = loadConfig({ WEBDATA_API_KEY: "x_unused", WEBDATA_BASE_URL: "http://h" });
     const names = selectTools(c).map((t) => t.toolset);
-    expect(names).not.toContain("legacy");
-    expect(new Set(names)).toEqual(new Set(ALL_TOOLS.map((t) => t.toolset).filter((t) => t !== "legacy")));
+    for (const off of ["legacy", "manage", "research", "media"]) expect(names).not.toContain(off);
+    expect(new Set(names)).toEqual(new Set(DEFAULT_TOOLSETS));
+  });
+
+  it("exposes every tool but legacy with WEBDATA_TOOLSETS=all", () => {
+    const c = loadConfig({
+      WEBDATA_API_KEY: "x_unused",
+      WEBDATA_BASE_URL: "http://h",
+      WEBDATA_TOOLSETS: "all",
+    });
+    expect(selectTools(c).map((t) => t.name)).toEqual(
+      ALL_TOOLS.filter((t) => t.toolset !== "legacy").map((t) => t.name),
+    );
+  });
+
+  it("WEBDATA_READ_ONLY=1 hides every tool that writes or starts billable work beyond a read", () => {
+    const c = loadConfig({
+      WEBDATA_API_KEY: "x_unused",
+      WEBDATA_BASE_URL: "http://h",
+      WEBDATA_TOOLSETS: "all",
+      WEBDATA_READ_ONLY: "1",
+    });
+    const names = selectTools(c).map((t) => t.name);
+    for (const hidden of [
+      "generate_template",
+      "research",
+      "cancel",
+      "manage_template",
+      "manage_research_agent",
+      "manage_job",
+    ])
+      expect(names).not.toContain(hidden);
+    expect(names).toEqual(ALL_TOOLS.filter((t) => t.readOnly && t.toolset !== "legacy").map((t) => t.name));
+    expect(names).toContain("web_search");
+    expect(() =>
+      loadConfig({ WEBDATA_API_KEY: "x", WEBDATA_BASE_URL: "http://h", WEBDATA_READ_ONLY: "maybe" }),
+    ).toThrow(/WEBDATA_READ_ONLY must be 1 or 0/);
+  });
+
+  it("keeps the default tools/list within 4,000 tokens (o200k, as bench/server.mjs counts)", () => {
+    const c = loadConfig({ WEBDATA_API_KEY: "x_unused", WEBDATA_BASE_URL: "http://h" });
+    const size = encode(JSON.stringify({ tools: listTools(selectTools(c)) })).length;
+    expect(size).toBeLessThanOrEqual(4000);
   });
 
   it("filters by WEBDATA_TOOLSETS", () => {
@@ -110,7 +153,7 @@ describe("toolset selection", () => {
       selectTools(c)
         .map((t) => t.name)
         .sort(),
-    ).toEqual(["get_task", "serp_search"]);
+    ).toEqual(["cancel", "get_task", "serp_search", "web_search"]);
   });
 
   it("adds legacy only with WEBDATA_LEGACY_AUTH and WEBDATA_LEGACY_BASE_URL", () => {

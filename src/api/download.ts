@@ -1,0 +1,78 @@
+/**
+ * Reading a file at a pre-signed URL the API handed out (media, artifacts): a plain GET with no
+ * credential (the URL is its own authorisation and may be another host), at most `maxBytes`
+ * read, the rest left unread. Failures become `ApiError`s like every other call.
+ */
+import type { Dispatcher } from "undici";
+import { linkSignals } from "./abort.js";
+import { ApiError } from "./errors.js";
+
+export interface Downloaded {
+  contentType: string;
+  bytes: Buffer;
+  /** The file is longer than what was read. */
+  truncated: boolean;
+}
+
+export async function downloadFile(
+  dispatcher: Dispatcher,
+  raw: string,
+  maxBytes: number,
+  opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<Downloaded> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ApiError({
+      code: "invalid_response",
+      message: "the download URL the service gave is not a URL",
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ApiError({ code: "invalid_response", message: "the download URL is not http(s)" });
+  const linked = linkSignals([opts.signal], { ms: opts.timeoutMs ?? 30_000 });
+  const label = `GET ${url.host}${url.pathname}`;
+  try {
+    const res = await dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: "GET",
+      signal: linked.signal,
+    });
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      await res.body.dump().catch(() => {});
+      throw new ApiError({
+        code: res.statusCode === 403 || res.statusCode === 404 ? "not_found" : "upstream_error",
+        status: res.statusCode,
+        message: `${label} answered ${res.statusCode} (a download URL expires: ask for a new one)`,
+      });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of res.body) {
+      const buf = Buffer.from(chunk);
+      if (size + buf.length > maxBytes) {
+        chunks.push(buf.subarray(0, maxBytes - size));
+        truncated = true;
+        break;
+      }
+      chunks.push(buf);
+      size += buf.length;
+    }
+    res.body.destroy();
+    const type = res.headers["content-type"];
+    return {
+      contentType: (Array.isArray(type) ? type[0] : type) ?? "application/octet-stream",
+      bytes: Buffer.concat(chunks),
+      truncated,
+    };
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const code = linked.signal.aborted ? (opts.signal?.aborted ? "aborted" : "timeout") : "network_error";
+    throw new ApiError({ code, message: `${label} failed` });
+  } finally {
+    linked.dispose();
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * `cancel`: ends running work by the kind of its id: a crawl (`DELETE /v2/crawl/{id}`, generation 1
+ * `/v1/crawl/{id}`) or a job run (`POST /v2/jobs/runs/{id}/cancel`, generation 1 under its job).
+ * API tasks and research runs have no cancel route; an MCP task is cancelled with the protocol's
+ * own `tasks/cancel`.
+ */
+import { z } from "zod";
+import { invalidArguments } from "./errors.js";
+import { defineTool } from "./tool.js";
+
+export const cancel = defineTool({
+  name: "cancel",
+  title: "Cancel work",
+  description: "Stop a running crawl (crawl_id) or job run (run_id; job_id too on API generation 1).",
+  toolset: "tasks",
+  examples: [{ crawl_id: "00000000-0000-4000-a000-00000000c0de" }],
+  input: {
+    crawl_id: z.string().min(1).optional(),
+    run_id: z.string().min(1).optional(),
+    job_id: z.string().min(1).optional(),
+  },
+  output: {
+    kind: z.enum(["crawl", "job_run"]),
+    id: z.string(),
+    status: z.string(),
+  },
+  readOnly: false,
+  idempotent: true,
+  destructive: true,
+  async handler(args, ctx) {
+    const given = [args.crawl_id, args.run_id].filter((x) => x !== undefined).length;
+    if (given !== 1) {
+      throw invalidArguments("cancel", ["crawl_id, run_id: pass exactly one (the id of the work to stop)"]);
+    }
+    if (args.crawl_id) {
+      const ended = await ctx.client.cancelCrawl(args.crawl_id, { signal: ctx.signal });
+      return {
+        structured: { kind: "crawl" as const, id: args.crawl_id, status: ended.status },
+        text: `Crawl ${args.crawl_id}: ${ended.status}. Its pages so far: get_task {"crawl_id":"${args.crawl_id}"}.`,
+      };
+    }
+    const run = args.run_id as string;
+    const ended = await ctx.client.cancelJobRun(run, args.job_id, { signal: ctx.signal });
+    return {
+      structured: { kind: "job_run" as const, id: run, status: ended.status },
+      text: `Job run ${run}: ${ended.status}.`,
+    };
+  },
+});

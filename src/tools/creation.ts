@@ -1,0 +1,34 @@
+/**
+ * Helpers of the tools that create billable things (generations, agents, jobs, runs): the
+ * creating request is sent once (the client's `submission` kind: never re-sent once it may have
+ * reached the service), and a creation in doubt says how to check instead of retrying.
+ */
+import { ApiError } from "../api/errors.js";
+import { ToolError } from "./errors.js";
+
+/** Runs the one creating request; a failure that may have created the thing says what to check. */
+export async function createOnce<T>(what: string, check: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof ApiError && error.maybeAccepted) {
+      throw new ToolError(
+        error.code,
+        `The ${what} may have been created (and billed) before this failure: ${error.message} It was not sent again. Check ${check} before creating it again.`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** The catalog service's refresh, when the agents part is running (after a template change). */
+export async function refreshCatalog(services: Record<string, unknown>): Promise<string | undefined> {
+  const catalog = services.agents as { refresh?: () => Promise<unknown> } | undefined;
+  if (!catalog?.refresh) return undefined;
+  try {
+    await catalog.refresh();
+    return undefined;
+  } catch (e) {
+    return `The agent catalog could not be refreshed (${e instanceof Error ? e.message : String(e)}); list_agents may show the old state for a while.`;
+  }
+}

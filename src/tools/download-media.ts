@@ -1,0 +1,90 @@
+/**
+ * `download_media`: a file (image, PDF, page…) fetched by the service (`POST /v2/media/async`,
+ * generation 1 `/v1/media/async`, then the task), returned as an image when it is one within
+ * `max_bytes`, as text when it is text, else as its download link with type and size.
+ */
+import { z } from "zod";
+import { ToolError } from "./errors.js";
+import { longToolShape, pendingResult, plural } from "./result.js";
+import { defineTool } from "./tool.js";
+
+const IMAGE = /^image\/(png|jpeg|gif|webp)\b/;
+const TEXT = /^(text\/|application\/(json|xml))/;
+
+export const downloadMedia = defineTool({
+  name: "download_media",
+  title: "Download a media file",
+  description:
+    "Download a file (image, PDF, video…) through the service; an image comes back as an image, text as text, anything else as a temporary download link with its type and size.",
+  toolset: "media",
+  longRunning: true,
+  examples: [{ url: "https://cdn.example.com/boots.png" }],
+  input: {
+    url: z.string().url(),
+    expected_mime_types: z.array(z.string()).max(20).optional().describe("e.g. image/png"),
+    country: z.string().optional(),
+    max_bytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(5_000_000)
+      .default(1_000_000)
+      .describe("Largest file returned inline"),
+  },
+  output: {
+    ...longToolShape,
+    task_id: z.string(),
+    content_type: z.string().optional(),
+    size_bytes: z.number().optional(),
+    download_url: z.string().optional(),
+    inline: z.enum(["image", "text", "link"]).optional(),
+    text: z.string().optional(),
+  },
+  readOnly: true,
+  async handler(args, ctx) {
+    const { max_bytes, ...body } = args;
+    const { task_id } = await ctx.client.mediaAsync(body, { signal: ctx.signal });
+    const outcome = await ctx.wait({ kind: "task", id: task_id });
+    if (outcome.status === "pending") return pendingResult(outcome);
+    if (outcome.status === "failed")
+      throw new ToolError("task_failed", `The download failed: ${outcome.error ?? "no reason given"}.`, {
+        id: task_id,
+      });
+    const result = await ctx.client.getTaskResults(task_id, { signal: ctx.signal });
+    const data = result.data as {
+      content_type?: string;
+      size_bytes?: number;
+      download_url?: string;
+      file_name?: string;
+    };
+    const base = {
+      status: "done" as const,
+      task_id,
+      ...(data.content_type ? { content_type: data.content_type } : {}),
+      ...(data.size_bytes !== undefined ? { size_bytes: data.size_bytes } : {}),
+      ...(data.download_url ? { download_url: data.download_url } : {}),
+    };
+    const about = `${data.file_name ?? args.url} (${data.content_type ?? "unknown type"}, ${data.size_bytes !== undefined ? plural(data.size_bytes, "byte") : "size unknown"})`;
+    const small = data.size_bytes !== undefined && data.size_bytes <= max_bytes;
+    if (
+      !data.download_url ||
+      !small ||
+      !(IMAGE.test(data.content_type ?? "") || TEXT.test(data.content_type ?? ""))
+    ) {
+      return {
+        structured: { ...base, inline: "link" as const },
+        text: `${about}: ${data.download_url ?? "no download URL given"}${small ? "" : ` (over max_bytes=${max_bytes}: not inlined)`}`,
+      };
+    }
+    const file = await ctx.client.download(data.download_url, max_bytes, { signal: ctx.signal });
+    if (IMAGE.test(file.contentType)) {
+      return {
+        structured: { ...base, inline: "image" as const },
+        text: `${about}, shown below.`,
+        images: [{ data: file.bytes.toString("base64"), mimeType: file.contentType.split(";")[0] }],
+      };
+    }
+    const text = file.bytes.toString("utf8");
+    return { structured: { ...base, inline: "text" as const, text }, text: `${about}:\n${text}` };
+  },
+});

@@ -1,0 +1,139 @@
+/**
+ * `generate_template`: POST /v2/extract/templates/generations (generation 1
+ * /v1/agents/generations), create from a prompt and an example page, or refine an existing
+ * template; polls the generation with progress and returns the generated version with a ready
+ * `run_template` call. The creating POST is sent once, never retried.
+ */
+import { z } from "zod";
+import type { GenerationRecord } from "../api/schemas-v2.js";
+import { createOnce } from "./creation.js";
+import { invalidArguments, ToolError } from "./errors.js";
+import { longToolShape, pendingResult } from "./result.js";
+import { defineTool } from "./tool.js";
+
+const schemaArg = z.record(z.string(), z.unknown());
+
+/** Example params for the new version: the example page for `url`, the first example otherwise. */
+function exampleParams(inputSchema: Record<string, unknown> | undefined, url: string | undefined) {
+  const props = (inputSchema?.properties ?? {}) as Record<string, { type?: string }>;
+  const required = (inputSchema?.required ?? []) as string[];
+  const params: Record<string, unknown> = {};
+  for (const name of required)
+    params[name] = name === "url" && url ? url : `<${props[name]?.type ?? "value"}>`;
+  return params;
+}
+
+function doneResult(g: GenerationRecord, url: string | undefined) {
+  const v = g.generated_version;
+  if (!v)
+    throw new ToolError(
+      "invalid_response",
+      `Generation ${g.id} ended ${g.status} without a generated version.`,
+    );
+  const name = v.name ?? g.name ?? "";
+  const call = {
+    tool: "run_template",
+    arguments: { template: name, params: exampleParams(v.input_schema, url) },
+  };
+  const fields = Object.keys((v.output_schema?.properties as object) ?? {});
+  const structured = {
+    status: "done" as const,
+    state: g.status,
+    generation_id: g.id,
+    template: name,
+    version: {
+      id: v.id,
+      version_number: v.version_number,
+      input_schema: v.input_schema ?? {},
+      output_schema: v.output_schema ?? {},
+    },
+    ...(g.summary ? { summary: g.summary } : {}),
+    run: call,
+  };
+  const text = [
+    `Template ${name} v${v.version_number ?? "?"} generated (generation ${g.id}).`,
+    ...(g.summary ? [g.summary] : []),
+    `Output fields: ${fields.join(", ") || "(none)"}`,
+    `Run it: run_template ${JSON.stringify(call.arguments)}`,
+    "Refine it: generate_template with from_extract_template and a prompt.",
+  ].join("\n");
+  return { structured, text };
+}
+
+export const generateTemplate = defineTool({
+  name: "generate_template",
+  title: "Generate a template",
+  description:
+    "Create an extract template from a prompt and example page, or refine one. Billed: look for an existing one with list_agents first.",
+  toolset: "templates",
+  longRunning: true,
+  examples: [{ prompt: "Extract the title, price and rating", url: "https://shop.example.com/p/1" }],
+  input: {
+    prompt: z.string().min(1).max(10_000).optional().describe("What to extract, or to change"),
+    url: z.string().url().optional().describe("Example page (new)"),
+    name: z.string().min(3).max(64).optional().describe("a-z, 0-9, _"),
+    output_schema: schemaArg.optional(),
+    input_schema: schemaArg.optional(),
+    from_extract_template: z.string().min(1).optional().describe("Template to refine"),
+    generation_id: z.string().min(1).optional(),
+  },
+  output: {
+    ...longToolShape,
+    generation_id: z.string(),
+    template: z.string().optional(),
+    version: z.looseObject({ id: z.string() }).optional(),
+    summary: z.string().optional(),
+    run: z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).optional(),
+  },
+  readOnly: false,
+  async handler(args, ctx) {
+    let id = args.generation_id;
+    if (!id) {
+      const body = requestBody(args);
+      const created = await createOnce("template generation", "list_agents for the template's name", () =>
+        ctx.client.createGeneration(body, { signal: ctx.signal }),
+      );
+      id = created.id;
+      await ctx.progress({ progress: 0, message: `generation ${id}: ${created.status}` });
+    }
+    const outcome = await ctx.wait({ kind: "generation", id });
+    if (outcome.status === "pending") return pendingResult(outcome);
+    const record = outcome.record as GenerationRecord;
+    if (outcome.status === "failed") {
+      throw new ToolError(
+        "task_failed",
+        `Generation ${id} ${outcome.state}: ${outcome.error ?? "no reason given"}.`,
+        {
+          id,
+          error: outcome.error,
+        },
+      );
+    }
+    return doneResult(record, args.url);
+  },
+});
+
+function requestBody(args: {
+  prompt?: string;
+  url?: string;
+  name?: string;
+  output_schema?: Record<string, unknown>;
+  input_schema?: Record<string, unknown>;
+  from_extract_template?: string;
+}): Record<string, unknown> {
+  const problems: string[] = [];
+  if (!args.prompt) problems.push("prompt: required to create or refine a template");
+  if (args.from_extract_template) {
+    for (const k of ["url", "name", "output_schema", "input_schema"] as const)
+      if (args[k] !== undefined)
+        problems.push(`${k}: not with from_extract_template (a refinement takes only prompt)`);
+    if (problems.length) throw invalidArguments("generate_template", problems);
+    // The client takes generation-1 names; generation 2 sends from_extract_template.
+    return { from_agent: args.from_extract_template, prompt: args.prompt };
+  }
+  if (!args.url) problems.push("url: the example page a new template is generated from");
+  if (problems.length)
+    throw invalidArguments("generate_template", problems, "Or pass generation_id to resume.");
+  const { from_extract_template: _f, ...body } = args;
+  return body;
+}

@@ -1,0 +1,79 @@
+/**
+ * `manage_research_agent`: create (`POST /v2/agents`, from a template or from scratch), update
+ * (`PATCH /v2/agents/{id}`, JSON Patch) or delete (soft: the agent starts no new runs) a
+ * research agent; generation 1 `/v1/task-agents…` with `domain_expertise` for `skill`.
+ */
+import { z } from "zod";
+import { EFFORTS, USE_CASES } from "../api/schemas-v2.js";
+import { createOnce } from "./creation.js";
+import { invalidArguments } from "./errors.js";
+import { defineTool } from "./tool.js";
+
+export const manageResearchAgent = defineTool({
+  name: "manage_research_agent",
+  title: "Create, change or delete a research agent",
+  description:
+    "Research agents: create (from an agent template, or display_name, goals, skill…), update (JSON Patch) or delete. See list_research_agents; run with research.",
+  toolset: "manage",
+  examples: [{ action: "create", template: "market_research", agent_name: "tents_market" }],
+  input: {
+    action: z.enum(["create", "update", "delete"]),
+    agent_id: z.string().min(1).optional().describe("For update, delete"),
+    template: z.string().min(1).optional().describe("create from this agent template"),
+    agent_name: z.string().min(1).optional(),
+    display_name: z.string().optional(),
+    description: z.string().optional(),
+    goals: z.array(z.string()).max(20).optional(),
+    skill: z.string().optional(),
+    effort: z.enum(EFFORTS).optional(),
+    use_case: z.enum(USE_CASES).optional(),
+    output_schema: z.record(z.string(), z.unknown()).optional(),
+    patch: z
+      .array(
+        z.object({
+          op: z.enum(["add", "remove", "replace"]),
+          path: z.string(),
+          value: z.unknown().optional(),
+        }),
+      )
+      .min(1)
+      .max(50)
+      .optional()
+      .describe("update: e.g. [{op:replace,path:/effort,value:high}]"),
+  },
+  output: { action: z.string(), agent_id: z.string() },
+  readOnly: false,
+  destructive: true,
+  async handler(args, ctx) {
+    const opts = { signal: ctx.signal };
+    const { action, agent_id, patch, skill, ...fields } = args;
+    if (action === "create") {
+      // The client takes the generation-1 name (domain_expertise); generation 2 sends skill.
+      const body = { ...fields, ...(skill ? { domain_expertise: skill } : {}) };
+      const agent = await createOnce("research agent", "list_research_agents", () =>
+        ctx.client.createResearchAgent(body, opts),
+      );
+      return {
+        structured: { action, agent_id: agent.id },
+        text: `Research agent ${agent.id} created. Run it: research {"agent_id":"${agent.id}","input":"…"}.`,
+      };
+    }
+    if (!agent_id)
+      throw invalidArguments("manage_research_agent", [`agent_id: needed to ${action} an agent`]);
+    if (action === "delete") {
+      await ctx.client.deleteResearchAgent(agent_id, opts);
+      return {
+        structured: { action, agent_id },
+        text: `Research agent ${agent_id} deleted (its runs stay readable).`,
+      };
+    }
+    if (!patch)
+      throw invalidArguments("manage_research_agent", ["patch: the JSON Patch operations to apply"]);
+    await ctx.client.updateResearchAgent(
+      agent_id,
+      patch.map((p) => (p.path === "/skill" ? { ...p, path: "/domain_expertise" } : p)),
+      opts,
+    );
+    return { structured: { action, agent_id }, text: `Research agent ${agent_id} updated.` };
+  },
+});
