@@ -5,7 +5,7 @@
  * own `tasks/cancel`.
  */
 import { z } from "zod";
-import { invalidArguments } from "./errors.js";
+import { ToolError } from "./errors.js";
 import { defineTool } from "./tool.js";
 
 export const cancel = defineTool({
@@ -30,7 +30,10 @@ export const cancel = defineTool({
   async handler(args, ctx) {
     const given = [args.crawl_id, args.run_id].filter((x) => x !== undefined).length;
     if (given !== 1) {
-      throw invalidArguments("cancel", ["crawl_id, run_id: pass exactly one (the id of the work to stop)"]);
+      throw new ToolError(
+        "invalid_argument",
+        ["crawl_id, run_id: pass exactly one (the id of the work to stop)"].join(" "),
+      );
     }
     if (args.crawl_id) {
       const ended = await ctx.client.cancelCrawl(args.crawl_id, { signal: ctx.signal });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ToolError } from "./errors.js";
+import { urlArg } from "./extract-page.js";
 import { longToolShape, pendingResult, plural } from "./result.js";
 import { defineTool } from "./tool.js";
 
@@ -20,7 +21,7 @@ export const downloadMedia = defineTool({
   longRunning: true,
   examples: [{ url: "https://cdn.example.com/boots.png" }],
   input: {
-    url: z.string().url(),
+    url: urlArg,
     expected_mime_types: z.array(z.string()).max(20).optional().describe("e.g. image/png"),
     country: z.string().optional(),
     max_bytes: z

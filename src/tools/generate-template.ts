@@ -7,7 +7,8 @@
 import { z } from "zod";
 import type { GenerationRecord } from "../api/schemas-v2.js";
 import { createOnce } from "./creation.js";
-import { invalidArguments, ToolError } from "./errors.js";
+import { ToolError } from "./errors.js";
+import { urlArg } from "./extract-page.js";
 import { longToolShape, pendingResult } from "./result.js";
 import { defineTool } from "./tool.js";
 
@@ -70,7 +71,7 @@ export const generateTemplate = defineTool({
   examples: [{ prompt: "Extract the title, price and rating", url: "https://shop.example.com/p/1" }],
   input: {
     prompt: z.string().min(1).max(10_000).optional().describe("What to extract, or to change"),
-    url: z.string().url().optional().describe("Example page (new)"),
+    url: urlArg.optional().describe("Example page (new)"),
     name: z.string().min(3).max(64).optional().describe("a-z, 0-9, _"),
     output_schema: schemaArg.optional(),
     input_schema: schemaArg.optional(),
@@ -127,13 +128,15 @@ function requestBody(args: {
     for (const k of ["url", "name", "output_schema", "input_schema"] as const)
       if (args[k] !== undefined)
         problems.push(`${k}: not with from_extract_template (a refinement takes only prompt)`);
-    if (problems.length) throw invalidArguments("generate_template", problems);
+    if (problems.length) throw new ToolError("invalid_argument", problems.join("\n"), { fields: problems });
     // The client takes generation-1 names; generation 2 sends from_extract_template.
     return { from_agent: args.from_extract_template, prompt: args.prompt };
   }
   if (!args.url) problems.push("url: the example page a new template is generated from");
   if (problems.length)
-    throw invalidArguments("generate_template", problems, "Or pass generation_id to resume.");
+    throw new ToolError("invalid_argument", [...problems, "Or pass generation_id to resume."].join("\n"), {
+      fields: problems,
+    });
   const { from_extract_template: _f, ...body } = args;
   return body;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { createOnce } from "./creation.js";
-import { invalidArguments } from "./errors.js";
+import { ToolError } from "./errors.js";
 import { defineTool } from "./tool.js";
 
 export const manageJob = defineTool({
@@ -51,14 +51,17 @@ export const manageJob = defineTool({
     const { action, job_id, name, extract_template_name, ...fields } = args;
     if (action === "create") {
       if (!name || !extract_template_name)
-        throw invalidArguments("manage_job", ["name, extract_template_name: both needed to create a job"]);
+        throw new ToolError(
+          "invalid_argument",
+          ["name, extract_template_name: both needed to create a job"].join(" "),
+        );
       // The client takes the generation-1 name (agent_name); generation 2 sends extract_template_name.
       const job = await createOnce("job", "job_runs {} (the job list)", () =>
         ctx.client.createJob({ name, agent_name: extract_template_name, ...fields }, opts),
       );
       return { structured: { action, job_id: job.id }, text: `Job ${job.id} (${name}) created.` };
     }
-    if (!job_id) throw invalidArguments("manage_job", [`job_id: needed to ${action} a job`]);
+    if (!job_id) throw new ToolError("invalid_argument", [`job_id: needed to ${action} a job`].join(" "));
     if (action === "update") {
       await ctx.client.updateJob(job_id, fields, opts);
       return { structured: { action, job_id }, text: `Job ${job_id} updated.` };

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { EFFORTS, USE_CASES } from "../api/schemas-v2.js";
 import { createOnce } from "./creation.js";
-import { invalidArguments } from "./errors.js";
+import { ToolError } from "./errors.js";
 import { defineTool } from "./tool.js";
 
 export const manageResearchAgent = defineTool({
@@ -59,7 +59,7 @@ export const manageResearchAgent = defineTool({
       };
     }
     if (!agent_id)
-      throw invalidArguments("manage_research_agent", [`agent_id: needed to ${action} an agent`]);
+      throw new ToolError("invalid_argument", [`agent_id: needed to ${action} an agent`].join(" "));
     if (action === "delete") {
       await ctx.client.deleteResearchAgent(agent_id, opts);
       return {
@@ -68,7 +68,7 @@ export const manageResearchAgent = defineTool({
       };
     }
     if (!patch)
-      throw invalidArguments("manage_research_agent", ["patch: the JSON Patch operations to apply"]);
+      throw new ToolError("invalid_argument", ["patch: the JSON Patch operations to apply"].join(" "));
     await ctx.client.updateResearchAgent(
       agent_id,
       patch.map((p) => (p.path === "/skill" ? { ...p, path: "/domain_expertise" } : p)),

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { createOnce, refreshCatalog } from "./creation.js";
-import { invalidArguments } from "./errors.js";
+import { ToolError } from "./errors.js";
 import { defineTool } from "./tool.js";
 
 const op = z.object({
@@ -57,7 +57,7 @@ export const manageTemplate = defineTool({
         ...(args.patch ?? []),
       ];
       if (patch.length === 0)
-        throw invalidArguments("manage_template", ["patch or published_version_id: what to change"]);
+        throw new ToolError("invalid_argument", ["patch or published_version_id: what to change"].join(" "));
       const record = await createOnce("template update", "run_template's version listing", () =>
         ctx.client.updateTemplate(args.template, patch, opts),
       );

@@ -10,7 +10,7 @@ import { ApiError } from "../api/errors.js";
 import { EFFORTS, type ResearchResult, type ResearchRun } from "../api/schemas-v2.js";
 import { joinId } from "../async/targets.js";
 import { createOnce } from "./creation.js";
-import { invalidArguments, ToolError } from "./errors.js";
+import { ToolError } from "./errors.js";
 import { clip, longToolShape, maxCharsArg, pendingResult } from "./result.js";
 import { defineTool, type ToolContext } from "./tool.js";
 
@@ -165,12 +165,16 @@ export const research = defineTool({
   async handler(args, ctx) {
     let agent = args.agent_id;
     let run = args.run_id;
-    if (run && !agent) throw invalidArguments("research", ["agent_id: needed with run_id (the run's agent)"]);
+    if (run && !agent)
+      throw new ToolError("invalid_argument", ["agent_id: needed with run_id (the run's agent)"].join(" "));
     if (!run) {
       if (!args.input)
-        throw invalidArguments("research", ["input: the question (or run_id and agent_id to resume)"]);
+        throw new ToolError(
+          "invalid_argument",
+          ["input: the question (or run_id and agent_id to resume)"].join(" "),
+        );
       if (args.agent_id && args.template)
-        throw invalidArguments("research", ["agent_id, template: pass one"]);
+        throw new ToolError("invalid_argument", ["agent_id, template: pass one"].join(" "));
       const started = await start(args, ctx);
       run = started.id;
       agent = started.web_search_agent_id ?? agent;
