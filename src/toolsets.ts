@@ -18,7 +18,7 @@ export type Toolset = (typeof TOOLSETS)[number];
 
 /**
  * Exposed when `WEBDATA_TOOLSETS` is not set (`legacy` joins them when `WEBDATA_LEGACY_AUTH` is
- * set): what an agent reaches for first, within 4,000 tokens of `tools/list`. `manage` (template,
+ * set): what an agent reaches for first. `manage` (template,
  * research agent and job writes), `research` (minutes-long billed runs) and `media` (file
  * downloads) only when named, or with `all`.
  */
