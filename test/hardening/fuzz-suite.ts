@@ -91,7 +91,7 @@ function hooks(): void {
         fc.string({ unit: "grapheme", minLength: 1 }),
       ),
     };
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     if (!h) return;
@@ -109,7 +109,7 @@ function hooks(): void {
     } finally {
       await h.close();
     }
-  }, 60_000);
+  }, 120_000);
 }
 
 const show = (v: unknown) => {
