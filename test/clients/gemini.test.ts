@@ -83,7 +83,4 @@ describeFramework({
     progress: "mcpToTool's callTool passes no progress callback (only a timeout) to the MCP client",
     cancel: "mcpToTool's callTool takes no abort signal: a Gemini function call cannot be cancelled",
   },
-  failsUntilI22: {
-    both: ["page body forwarded once"],
-  },
 });

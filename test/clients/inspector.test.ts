@@ -61,7 +61,4 @@ describeFramework({
     progress: "the CLI prints one final result and shows no progress notifications",
     cancel: "the CLI has no way to cancel a call it started",
   },
-  failsUntilI22: {
-    both: ["page body forwarded once"],
-  },
 });

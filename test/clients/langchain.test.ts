@@ -71,7 +71,4 @@ describeFramework({
       close: () => client.close(),
     };
   },
-  failsUntilI22: {
-    both: ["page body forwarded once"],
-  },
 });

@@ -39,7 +39,4 @@ describeFramework({
       close: () => client.close(),
     };
   },
-  failsUntilI22: {
-    both: ["page body forwarded once"],
-  },
 });
