@@ -35,6 +35,8 @@ export interface Session {
   toolNames: string[];
   /** What the framework's conversion of the listed tools refused or degraded (besides warnings). */
   conversionProblems?(): string[] | Promise<string[]>;
+  /** Converted tool schemas worth showing (printed after the tables), by tool name. */
+  converted?: Record<string, unknown>;
   /** One tool call, run the way the framework runs it once its (scripted) model picked the tool. */
   call(tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<Forwarded>;
   close(): Promise<void>;
@@ -235,7 +237,12 @@ function describeTransport(framework: FrameworkUnderTest, transport: TransportNa
     });
 
     // Last: the warnings of every call before it count.
-    check("convert without warnings", async (s) => {
+    check("convert without warnings", async (s, ctx) => {
+      if (transport === "stdio") {
+        for (const [tool, schema] of Object.entries(s.converted ?? {})) {
+          await ctx.annotate(JSON.stringify({ framework: framework.name, tool, schema }), "converted");
+        }
+      }
       expect(warnings).toEqual([]);
       expect((await s.conversionProblems?.()) ?? []).toEqual([]);
     });

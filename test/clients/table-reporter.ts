@@ -42,6 +42,7 @@ export default class TableReporter implements Reporter {
     const cells = new Map<string, Map<string, Map<string, string>>>();
     const transports = new Set<string>();
     const tokens: TokenRow[] = [];
+    const converted: string[] = [];
     let bad = false;
     for (const module of modules) {
       for (const test of module.children.allTests()) {
@@ -56,7 +57,10 @@ export default class TableReporter implements Reporter {
         const byTransport = byCheck.get(test.name) ?? new Map<string, string>();
         byCheck.set(test.name, byTransport);
         byTransport.set(transport.name, c.text);
-        for (const a of test.annotations()) if (a.type === "tokens") tokens.push(JSON.parse(a.message));
+        for (const a of test.annotations()) {
+          if (a.type === "tokens") tokens.push(JSON.parse(a.message));
+          if (a.type === "converted") converted.push(a.message);
+        }
       }
     }
     if (cells.size === 0) return;
@@ -83,6 +87,10 @@ export default class TableReporter implements Reporter {
           tokens.map((r) => [r.framework, r.tool, String(r.text), String(r.structured), String(r.total)]),
         ),
       );
+    }
+    for (const line of converted) {
+      const { framework, tool, schema } = JSON.parse(line);
+      out.push("", `${framework}: ${tool} as converted`, JSON.stringify(schema));
     }
     process.stdout.write(`${out.join("\n")}\n\n`);
     if (bad) {
