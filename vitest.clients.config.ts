@@ -5,8 +5,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/clients/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Bounds, not timings: a framework spawns a server per call at worst (Inspector), slow on a busy machine.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: "forks",
     // Mostly waiting on child processes and loopback I/O: 4 workers keep 2 cores busy.
     maxWorkers: 4,
