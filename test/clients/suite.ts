@@ -54,11 +54,6 @@ export interface FrameworkUnderTest {
   cancelStaysLocal?: string;
   /** False for a client whose output reaches no model (no row in the token table). */
   measureTokens?: boolean;
-  /**
-   * Checks that fail on main until issue 22 items 1–3 land (temporary: `it.fails`, shown in the
-   * table as expected failures).
-   */
-  failsUntilI22?: Partial<Record<TransportName | "both", Check[]>>;
 }
 
 /** The tools every flow needs; the framework must hand at least these to its model. */
@@ -127,10 +122,6 @@ function describeTransport(framework: FrameworkUnderTest, transport: TransportNa
       await session?.close();
     });
 
-    const expectedToFail = new Set([
-      ...(framework.failsUntilI22?.[transport] ?? []),
-      ...(framework.failsUntilI22?.both ?? []),
-    ]);
     const check = (name: Check, body: (s: Session, ctx: TestContext) => Promise<void> | void) => {
       const reason = framework.cannot?.[name];
       const run = async (ctx: TestContext) => {
@@ -138,8 +129,7 @@ function describeTransport(framework: FrameworkUnderTest, transport: TransportNa
         if (!session) throw connectError;
         await body(session, ctx);
       };
-      if (expectedToFail.has(name)) it.fails(name, run);
-      else it(name, run);
+      it(name, run);
     };
 
     check("connect", (s) => {
