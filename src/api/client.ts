@@ -178,7 +178,11 @@ export class WebDataClient {
       try {
         const answer = await this.#executor.call({
           method: route.method,
-          url: this.#url(this.#base, fillPath(side.path, input.params), input.query),
+          url: this.#url(
+            this.#base,
+            fillPath(side.path, input.params),
+            side.query && input.query ? side.query(input.query) : input.query,
+          ),
           authorization: this.#bearer,
           kind: route.kind,
           body: input.body === undefined ? undefined : side.body ? side.body(input.body) : input.body,
@@ -303,6 +307,11 @@ export class WebDataClient {
     return this.#route("getCrawl", S.CrawlStatusSchema, { params: { id: crawlId } }, opts);
   }
 
+  /** The sync map (`POST /v2/map`, or the SDK's `POST /v1/map`): the links inline. */
+  map(body: S.MapRequest, opts?: CallOptions): Promise<S.MapResponse> {
+    return this.#route("map", S.MapResponseSchema, { body }, opts);
+  }
+
   mapAsync(body: S.MapRequest, opts?: CallOptions): Promise<TaskIdResponse> {
     return this.#route("mapAsync", S.TaskIdResponseSchema, { body }, opts);
   }
@@ -322,6 +331,11 @@ export class WebDataClient {
 
   async jobRuns(jobId: string, page: PageQuery = {}, opts?: CallOptions): Promise<JobRunList> {
     return this.#route("jobRuns", S.JobRunListSchema, { params: { job: jobId }, query: { ...page } }, opts);
+  }
+
+  /** A job run's artifacts (`GET /v2/jobs/runs/{run_id}/artifacts`): `{items: [{id, type, description}]}`. */
+  async jobRunArtifacts(runId: string, opts?: CallOptions): Promise<S.ArtifactList> {
+    return this.#route("jobRunArtifacts", S.ArtifactListSchema, { params: { run: runId } }, opts);
   }
 
   async artifactDownloadUrl(

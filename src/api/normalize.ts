@@ -141,3 +141,27 @@ export function agentRecord(body: unknown): unknown {
   if (!isObj(body) || str(body.display_name) !== undefined || str(body.name) === undefined) return body;
   return { ...body, display_name: body.name };
 }
+
+/**
+ * Driver knowledge as the SDK types it (`antibots`, `need_to_render`, `description`) →
+ * also under the names the product reads (`antibot_systems`, `requires_js_rendering`).
+ */
+export function driverKnowledge(body: unknown): unknown {
+  if (!isObj(body)) return body;
+  const out: Obj = { ...body };
+  if (out.antibot_systems == null && Array.isArray(body.antibots)) out.antibot_systems = body.antibots;
+  if (out.requires_js_rendering == null && typeof body.need_to_render === "boolean")
+    out.requires_js_rendering = body.need_to_render;
+  return out;
+}
+
+/** Map links: `[{url, title, description}]` (the sync map) or URL strings → URL strings kept, objects kept. */
+export function mapAnswer(body: unknown): unknown {
+  if (!isObj(body)) return body;
+  const links = Array.isArray(body.links)
+    ? body.links
+    : isObj(body.data) && Array.isArray(body.data.links)
+      ? body.data.links
+      : undefined;
+  return links === undefined ? body : { ...body, links: links.filter((l) => l !== null) };
+}

@@ -14,12 +14,17 @@
  * - `mints(answer)`: the ids the validated answer hands out, remembered with their generation.
  */
 import type { RequestKind } from "./retry.js";
+import { templateAsAgentDetail, templatePageAsAgents } from "./templates.js";
 
 type Obj = Record<string, any>;
 
 export interface RouteSide {
   path: string;
   body?: (body: any) => unknown;
+  /** The query as this generation takes it (absent: sent as given). */
+  query?: (
+    query: Record<string, string | number | boolean | undefined>,
+  ) => Record<string, string | number | boolean | undefined>;
   read?: (answer: unknown) => unknown;
 }
 
@@ -93,62 +98,104 @@ const batchIds = (a: Obj) => [
   ...(Array.isArray(a?.tasks) ? a.tasks.map((t: Obj) => t?.id) : []),
 ];
 
-const read = (path: string): Route => ({ method: "GET", kind: "read", 1: { path } });
-const byId = (by: string, v1: string | undefined, v2: string | undefined): Route => ({
+/** `agent` → `template` in a batch's `shared_inputs` and items. */
+function agentBatchToTemplate(body: unknown): unknown {
+  if (!isObj(body)) return body;
+  return {
+    ...body,
+    ...(body.shared_inputs !== undefined ? { shared_inputs: agentToTemplate(body.shared_inputs) } : {}),
+    ...(Array.isArray(body.inputs) ? { inputs: body.inputs.map(agentToTemplate) } : {}),
+  };
+}
+
+/** A generation-1 agent run's `params.callback_url` → generation 2's top-level `callback_url` (§3.5). */
+function agentAsyncToTemplate(body: unknown): unknown {
+  const renamed = agentToTemplate(body);
+  if (!isObj(renamed) || !isObj(renamed.params) || typeof renamed.params.callback_url !== "string")
+    return renamed;
+  const { callback_url, ...params } = renamed.params;
+  return { ...renamed, params, callback_url };
+}
+
+/** Generation 2 pages templates by `limit`/`offset` only. */
+const pageOnly = (q: Record<string, string | number | boolean | undefined>) => ({
+  limit: q.limit,
+  offset: q.offset,
+});
+
+const submit = (
+  v2: string | RouteSide | undefined,
+  v1: string | RouteSide | undefined,
+  mints?: Route["mints"],
+): Route => ({
+  method: "POST",
+  kind: "submission",
+  ...(v2 ? { 2: typeof v2 === "string" ? { path: v2 } : v2 } : {}),
+  ...(v1 ? { 1: typeof v1 === "string" ? { path: v1 } : v1 } : {}),
+  ...(mints ? { mints } : {}),
+});
+const read = (v2: string | RouteSide | undefined, v1: string | RouteSide | undefined): Route => ({
+  ...submit(v2, v1),
   method: "GET",
   kind: "read",
-  by,
-  ...(v1 ? { 1: { path: v1 } } : {}),
-  ...(v2 ? { 2: { path: v2 } } : {}),
 });
+const byId = (v2: string | undefined, v1: string | undefined): Route => ({ ...read(v2, v1), by: "id" });
 
 export const ROUTES = {
   // search and extract
-  serp: { method: "POST", kind: "submission", 2: { path: "v2/serp" } },
-  extract: { method: "POST", kind: "submission", 1: { path: "v1/extract" } },
-  extractAsync: { method: "POST", kind: "submission", 1: { path: "v1/extract/async" }, mints: taskId },
-  extractBatch: { method: "POST", kind: "submission", 1: { path: "v1/extract/batch" }, mints: batchIds },
+  serp: submit("v2/serp", undefined),
+  extract: submit("v2/extract", "v1/extract"),
+  extractAsync: submit("v2/extract/async", "v1/extract/async", taskId),
+  extractBatch: submit("v2/extract/batch", "v1/extract/batch", batchIds),
 
   // tasks and batches
-  getTask: byId("id", "v1/tasks/{id}", undefined),
-  getTaskResults: byId("id", "v1/tasks/{id}/results", undefined),
-  listTasks: read("v1/tasks"),
-  listBatches: read("v1/batches"),
-  getBatch: byId("id", "v1/batches/{id}", undefined),
-  getBatchProgress: byId("id", "v1/batches/{id}/progress", undefined),
+  getTask: byId("v2/tasks/{id}", "v1/tasks/{id}"),
+  getTaskResults: byId("v2/tasks/{id}/results", "v1/tasks/{id}/results"),
+  listTasks: read("v2/tasks", "v1/tasks"),
+  listBatches: read("v2/batches", "v1/batches"),
+  getBatch: byId("v2/batches/{id}", "v1/batches/{id}"),
+  getBatchProgress: byId("v2/batches/{id}/progress", "v1/batches/{id}/progress"),
 
-  // agents (generation-1 names) and extract templates
-  listAgents: read("v1/agents"),
-  getAgent: read("v1/agents/{name}"),
-  runAgent: { method: "POST", kind: "submission", 1: { path: "v1/agents/run" } },
-  runAgentAsync: { method: "POST", kind: "submission", 1: { path: "v1/agent/async" }, mints: taskId },
-  agentsAsync: { method: "POST", kind: "submission", 1: { path: "v1/agents/async" }, mints: taskId },
-  agentsBatch: { method: "POST", kind: "submission", 1: { path: "v1/agents/batch" }, mints: batchIds },
-  runTemplate: { method: "POST", kind: "submission", 2: { path: "v2/extract/templates/run" } },
-  templatesBatch: {
-    method: "POST",
-    kind: "submission",
-    2: { path: "v2/extract/templates/batch" },
-    mints: batchIds,
-  },
-  listTemplateVersions: { method: "GET", kind: "read", 2: { path: "v2/extract/templates/{name}/versions" } },
+  // agents (generation 1) are extract templates in generation 2
+  listAgents: read(
+    { path: "v2/extract/templates", query: pageOnly, read: templatePageAsAgents },
+    "v1/agents",
+  ),
+  getAgent: read({ path: "v2/extract/templates/{name}", read: templateAsAgentDetail }, "v1/agents/{name}"),
+  runAgent: submit({ path: "v2/extract/templates/run", body: agentToTemplate }, "v1/agents/run"),
+  runAgentAsync: submit(
+    { path: "v2/extract/templates/async", body: agentAsyncToTemplate },
+    "v1/agent/async",
+    taskId,
+  ),
+  agentsAsync: submit(
+    { path: "v2/extract/templates/async", body: agentAsyncToTemplate },
+    "v1/agents/async",
+    taskId,
+  ),
+  agentsBatch: submit(
+    { path: "v2/extract/templates/batch", body: agentBatchToTemplate },
+    "v1/agents/batch",
+    batchIds,
+  ),
+  runTemplate: submit("v2/extract/templates/run", undefined),
+  templatesBatch: submit("v2/extract/templates/batch", undefined, batchIds),
+  listTemplateVersions: read("v2/extract/templates/{name}/versions", undefined),
 
-  // crawl and map
-  crawl: { method: "POST", kind: "submission", 1: { path: "v1/crawl" }, mints: (a: Obj) => [a?.crawl_id] },
-  getCrawl: byId("id", "v1/crawl/{id}", undefined),
-  mapAsync: { method: "POST", kind: "submission", 1: { path: "v1/map/async" }, mints: taskId },
+  // crawl and map (no async map in generation 2; the sync map is the SDK's in both)
+  crawl: submit("v2/crawl", "v1/crawl", (a: Obj) => [a?.crawl_id]),
+  getCrawl: byId("v2/crawl/{id}", "v1/crawl/{id}"),
+  map: submit("v2/map", "v1/map"),
+  mapAsync: submit(undefined, "v1/map/async", taskId),
 
-  // domain health and knowledge (health is generation 1 only, read-only, retried like a GET)
-  checkDomainHealth: { method: "POST", kind: "read", 1: { path: "v1/domain-health/check" } },
-  domainDriver: read("v1/domain-knowledge/driver"),
+  // domain health (generation 1 only; read-only, retried like a GET) and knowledge
+  checkDomainHealth: { ...submit(undefined, "v1/domain-health/check"), kind: "read" },
+  domainDriver: read("v2/domain-knowledge/driver", "v1/domain-knowledge/driver"),
 
   // jobs
-  jobRuns: { method: "GET", kind: "read", 2: { path: "v2/jobs/{job}/runs" } },
-  artifactDownloadUrl: {
-    method: "GET",
-    kind: "read",
-    2: { path: "v2/jobs/runs/{run}/artifacts/{artifact}/download-url" },
-  },
+  jobRuns: read("v2/jobs/{job}/runs", undefined),
+  jobRunArtifacts: read("v2/jobs/runs/{run}/artifacts", undefined),
+  artifactDownloadUrl: read("v2/jobs/runs/{run}/artifacts/{artifact}/download-url", undefined),
 
   // generation-2 capabilities (web-data-api-v2.md §4, §8, §12–15; generation 1 §18)
   search: write("POST", "v2/search", "v1/search"),

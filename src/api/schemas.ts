@@ -22,8 +22,17 @@ const opt = <T extends z.ZodType>(schema: T) =>
 const optOr = <T extends z.ZodType>(schema: T, fallback: z.output<T>) =>
   z.preprocess((v) => (v == null ? fallback : v), schema) as unknown as z.ZodDefault<T>;
 /** Strings of a response list (other entries dropped). */
+/** A list of strings; a `{url, …}` entry (the SDK's map links) counts as its URL, anything else is dropped. */
 const stringList = () =>
-  z.preprocess((v) => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : v), z.array(z.string()));
+  z.preprocess(
+    (v) =>
+      Array.isArray(v)
+        ? v.flatMap((x) =>
+            typeof x === "string" ? [x] : N.isObj(x) && typeof x.url === "string" ? [x.url] : [],
+          )
+        : v,
+    z.array(z.string()),
+  );
 /** A string map of a response (null members dropped, other values as text). */
 const stringMap = () =>
   z.preprocess(
@@ -313,11 +322,15 @@ export const DomainHealthEntrySchema = z.looseObject({
 });
 export const DomainHealthResponseSchema = z.looseObject({ domains: listOfItems(DomainHealthEntrySchema) });
 
-export const DriverKnowledgeSchema = z.looseObject({
-  driver: optOr(z.string(), "unknown"),
-  antibot_systems: optOr(listOfItems(z.string()), []),
-  requires_js_rendering: opt(z.boolean()),
-});
+export const DriverKnowledgeSchema = z.preprocess(
+  N.driverKnowledge,
+  z.looseObject({
+    driver: optOr(z.string(), "unknown"),
+    antibot_systems: optOr(listOfItems(z.string()), []),
+    requires_js_rendering: opt(z.boolean()),
+    description: opt(z.string()),
+  }),
+);
 
 // ---------- agents ----------
 
@@ -437,8 +450,10 @@ export const AgentBatchRequestSchema = z.object({
 export const TemplateRunRequestSchema = z.object({
   template: z.string().min(1),
   params: z.record(z.string(), anyValue).default({}),
-  formats: z.array(z.enum(["html", "markdown"])).optional(),
+  formats: z.array(z.enum(["html", "markdown", "screenshot", "headers", "links"])).optional(),
   localization: z.boolean().optional(),
+  /** Generation 2 (§3.5): the async route's callback, beside the template's own params. */
+  callback_url: z.string().optional(),
 });
 export type TemplateRunRequest = z.input<typeof TemplateRunRequestSchema>;
 
@@ -538,6 +553,22 @@ export type MapRequest = z.input<typeof MapRequestSchema>;
 // ---------- jobs ----------
 
 /** Job run statuses seen: PENDING, RUNNING, SUCCESS, FAILED, CANCELLED, TIMEOUT, WARNING; any string is read. */
+/** The sync map (`POST /v2/map`, `/v1/map`): `{task_id, success, links: [{url, title, description}]}`. */
+export const MapLinkSchema = z.union([
+  z.string(),
+  z.looseObject({ url: z.string(), title: opt(z.string()), description: opt(z.string()) }),
+]);
+export const MapResponseSchema = z.preprocess(
+  N.mapAnswer,
+  z.looseObject({
+    task_id: opt(z.string()),
+    success: opt(z.boolean()),
+    links: listOfItems(MapLinkSchema),
+    error: opt(z.string()),
+  }),
+);
+export type MapResponse = z.infer<typeof MapResponseSchema>;
+
 export const JobRunSchema = z.looseObject({
   id: z.string(),
   job_id: opt(z.string()),
@@ -552,6 +583,16 @@ export const JobRunSchema = z.looseObject({
 });
 export type JobRun = z.infer<typeof JobRunSchema>;
 export const JobRunListSchema = listOf(JobRunSchema);
+
+/** `GET /v2/jobs/runs/{run_id}/artifacts`: `{items: [{id, type, description, created_at}]}`. */
+export const ArtifactSchema = z.looseObject({
+  id: z.union([z.string(), z.number()]).transform(String),
+  type: opt(z.string()),
+  description: opt(z.string()),
+  created_at: opt(z.string()),
+});
+export const ArtifactListSchema = z.looseObject({ items: listOfItems(ArtifactSchema) });
+export type ArtifactList = z.infer<typeof ArtifactListSchema>;
 
 export const ArtifactDownloadSchema = z.looseObject({ url: z.string(), expires_at: opt(isoTimestamp) });
 

@@ -1,84 +1,41 @@
 /**
- * The one place that decides whether a task, batch, crawl, template generation, research run or
- * job run (or one task listed inside a batch or crawl) is still running, done, failed or canceled. The waiting mechanism, `get_task`, progress
- * and webhook completion all ask here, so a new state word is taught in one place.
+ * The one place that decides whether a task, batch, crawl, run or generation (or one task listed
+ * inside a batch or crawl) is still running, done, failed or canceled. The waiting mechanism,
+ * `get_task`, progress and webhook completion all ask here, so a new state word is taught in one
+ * place.
  *
- * The spec and the live service's published types use different words: tasks `pending`,
- * `queued`, `in_progress`, `success`, `error`; crawls `queued`, `running`, `succeeded`, `failed`,
- * `canceled`; tasks listed in a flat crawl `pending`, `completed`, `failed`. An unknown word
- * counts as still running (the wait stays bounded by its deadline) and is logged once.
+ * Every spelling of both API generations (web-data-api-v2.md §16): tasks `pending`, `queued`,
+ * `in_progress`, `success`, `error`; crawls `queued`, `running`, `succeeded`, `failed`,
+ * `canceled`; tasks listed in a crawl `pending`, `completed`, `failed`; crawl callback events
+ * `started`, `page`, `completed`, `failed`; template generations (a free string: `queued` …
+ * `success`); research runs `queued`, `running`, `completed`, `failed`, `cancelled`; job runs
+ * `PENDING`, `RUNNING`, `SUCCESS`, `FAILED`, `CANCELLED`, `TIMEOUT`, `WARNING` (case is ignored).
+ * A word that can only mean the end is terminal wherever it appears, whatever the kind: a failed
+ * task answers at once instead of waiting out the deadline. An unknown word counts as still
+ * running (the wait stays bounded by its deadline) and is logged once.
  */
 
 export type Phase = "running" | "done" | "failed" | "canceled";
-export type StateKind = "task" | "crawl" | "item" | "generation" | "research" | "job_run";
+export type StateKind = "task" | "crawl" | "item" | "run" | "generation" | "research" | "job_run";
 
-const CANCELED = ["canceled", "cancelled"];
+const words = (phase: Phase, list: string[]) => list.map((w) => [w, phase] as const);
 
-const PHASES: Record<StateKind, Record<string, Phase>> = {
-  task: {
-    pending: "running",
-    queued: "running",
-    in_progress: "running",
-    success: "done",
-    error: "failed",
-  },
-  crawl: {
-    queued: "running",
-    pending: "running",
-    running: "running",
-    // callback events that do not end a crawl
-    started: "running",
-    page: "running",
-    succeeded: "done",
-    completed: "done",
-    failed: "failed",
-    ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
-  },
-  // Template generations: a free string; `success` when done (web-data-api-v2.md §13, §16).
-  generation: {
-    queued: "running",
-    pending: "running",
-    running: "running",
-    in_progress: "running",
-    success: "done",
-    succeeded: "done",
-    completed: "done",
-    failed: "failed",
-    error: "failed",
-    ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
-  },
-  // Research agent runs (§14).
-  research: {
-    queued: "running",
-    running: "running",
-    completed: "done",
-    failed: "failed",
-    ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
-  },
-  // Job runs (§15), upper case: every status but PENDING/RUNNING ends the run.
-  job_run: {
-    pending: "running",
-    running: "running",
-    success: "done",
-    warning: "done",
-    failed: "failed",
-    timeout: "failed",
-    ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
-  },
-  // A task listed in a batch or crawl: either vocabulary.
-  item: {
-    pending: "running",
-    queued: "running",
-    in_progress: "running",
-    running: "running",
-    success: "done",
-    completed: "done",
-    succeeded: "done",
-    error: "failed",
-    failed: "failed",
-    ...Object.fromEntries(CANCELED.map((s) => [s, "canceled" as const])),
-  },
-};
+const PHASES: Record<string, Phase> = Object.fromEntries([
+  ...words("running", [
+    "pending",
+    "queued",
+    "in_progress",
+    "running",
+    "started",
+    "page",
+    "processing",
+    "scheduled",
+  ]),
+  // WARNING (job runs): finished, with warnings about some inputs
+  ...words("done", ["success", "succeeded", "completed", "complete", "done", "finished", "warning"]),
+  ...words("failed", ["error", "failed", "failure", "fatal", "timeout", "timed_out"]),
+  ...words("canceled", ["canceled", "cancelled"]),
+]);
 
 const warned = new Set<string>();
 let warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`);
@@ -91,7 +48,7 @@ export function setUnknownStateLogger(sink: (message: string) => void): void {
 /** The phase of a state word; `undefined`/`null` (not reported yet) and unknown words are running. */
 export function phaseOf(kind: StateKind, state: unknown): Phase {
   if (typeof state !== "string" || state === "unknown") return "running";
-  const phase = PHASES[kind][state] ?? PHASES[kind][state.toLowerCase()];
+  const phase = PHASES[state] ?? PHASES[state.toLowerCase()];
   if (phase) return phase;
   const key = `${kind}:${state}`;
   if (!warned.has(key) && warned.size < 100) {

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { SandboxState } from "./context.js";
 import { CrawlStore } from "./crawl.js";
 import { liveDialect } from "./dialect.js";
+import { generation2Shapes } from "./generation2.js";
 import { errorResponse, type SandboxEnv } from "./http.js";
 import { authenticate, checkHost, guardControl, injectFaults, logRequests, rateLimit } from "./middleware.js";
 import { agentRoutes } from "./routes/agents.js";
@@ -34,6 +35,7 @@ export function createApp(state: SandboxState) {
     rateLimit(state),
     injectFaults(state),
     authenticate(state),
+    generation2Shapes(state),
   );
   app.route("/site", siteRoutes(state));
   app.route("/_sandbox", controlRoutes(state));

@@ -68,6 +68,7 @@ export class SandboxState {
       extraAgents: options.extraAgents ?? 0,
       allowCallbacks: options.allowCallbacks ?? false,
       dialect: options.dialect ?? "spec",
+      generation2: options.generation2 ?? true,
     };
     this.limiter = new RateLimiter(this.config.rateLimit);
     this.tasks = new TaskStore(() => this.location.legacyUrl, this.timers, this.callbacks);

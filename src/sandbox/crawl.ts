@@ -105,6 +105,43 @@ export class CrawlStore {
     };
   }
 
+  /**
+   * The generation-2 crawl record (flat, §8 of web-data-api-v2.md): `queued` until the first
+   * page, tasks as `{task_id, status: pending|completed|failed}`.
+   */
+  record(id: string) {
+    const crawl = this.crawls.get(id);
+    if (!crawl) return undefined;
+    return {
+      crawl_id: crawl.id,
+      account_name: "sandbox",
+      url: crawl.startUrl,
+      status: crawl.status === "running" && crawl.tasks.length === 0 ? "queued" : crawl.status,
+      crawl_options: {
+        allow_external_links: false,
+        allow_subdomains: false,
+        crawl_entire_domain: false,
+        ignore_query_parameters: false,
+        max_discovery_depth: 5,
+        sitemap: "include",
+        limit: crawl.limit,
+        ...crawl.filters,
+      },
+      created_at: crawl.createdAt,
+      updated_at: crawl.createdAt,
+      completed_at: null,
+      total: this.total(crawl),
+      completed: crawl.tasks.length,
+      failed: 0,
+      pending: Math.max(0, this.total(crawl) - crawl.tasks.length),
+      tasks: crawl.tasks.map((t) => ({
+        task_id: t.id,
+        status: t.state === "success" ? "completed" : t.state,
+      })),
+      ...(crawl.error ? { error: crawl.error } : {}),
+    };
+  }
+
   /** Newest first, optionally of one status; `cursor` is the index to go on from. */
   list(status: string, cursor: string | undefined, limit: number) {
     const all = [...this.crawls.values()].reverse().filter((c) => status === "all" || c.status === status);

@@ -19,8 +19,13 @@
  *   without `rules`/`description`, `output_schema` as a JSON Schema object, partial
  *   `feature_flags`;
  * - template versions with partial `metadata`; job runs with upper-case statuses, null
- *   timestamps and counts; SERP with an unknown member in `data` and null `warnings`;
- * - error bodies `{detail: "…"}` (401, 404) or `{message}` (402, 5xx); 422 and 429 unchanged.
+ *   timestamps and counts; SERP with an unknown member in `data`, null `warnings` and parsed
+ *   entities keyed by type (`OrganicResult[]`, `RelatedSearch[]`, with `entities_count`);
+ * - error bodies `{detail: "…"}` (401, 404), `{status: "failed", msg}` (400, 402, 429),
+ *   `{success: "false", task_id, message}` (500), `{message}` (other 5xx); 422 unchanged;
+ * - SDK-only generation-1 routes (§18 of web-data-api-v2.md): sync `POST /v1/map`, `GET /v1/crawl`,
+ *   `DELETE /v1/crawl/{id}` (routes/crawl.ts); driver knowledge with `antibots`, `need_to_render`
+ *   and `description` (routes/health.ts).
  */
 import type { MiddlewareHandler } from "hono";
 import type { SandboxEnv } from "./http.js";
@@ -45,7 +50,7 @@ function liveTaskState(task: Obj): string {
   return Number.isFinite(age) && age > 100 ? "in_progress" : "queued";
 }
 
-function liveTask(task: unknown): unknown {
+export function liveTask(task: unknown): unknown {
   if (!isObj(task)) return task;
   return {
     ...task,
@@ -157,15 +162,39 @@ const templateVersions: Rewrite = (b) => {
 const taskResult: Rewrite = (b) =>
   isObj(b) ? { ...b, task: isObj(b.task) ? liveTask(b.task) : null, status_code: b.status_code ?? null } : b;
 
-const serp: Rewrite = (b) =>
-  isObj(b)
-    ? {
-        ...b,
-        data: isObj(b.data) ? { ...b.data, knowledge_panel: null, related_questions: [] } : b.data,
-        warnings: b.warnings ?? null,
-        debug: null,
-      }
-    : b;
+/** Parsed SERP entities as the SDK's examples show them (§3.4): arrays keyed by entity type name. */
+function typedEntities(entities: unknown): unknown {
+  if (!isObj(entities) || !Array.isArray(entities.organic)) return entities;
+  const OrganicResult = entities.organic.map((o: Obj) => ({
+    entity_type: "OrganicResult",
+    ...o,
+    cleaned_domain: typeof o.url === "string" && URL.canParse(o.url) ? new URL(o.url).hostname : null,
+  }));
+  const RelatedSearch = (entities.related_searches ?? []).map((r: Obj, i: number) => ({
+    query: r.query,
+    url: null,
+    position: String(i + 1),
+  }));
+  return { OrganicResult, RelatedSearch };
+}
+
+const serp: Rewrite = (b) => {
+  if (!isObj(b)) return b;
+  const data = isObj(b.data) ? { ...b.data, knowledge_panel: null, related_questions: [] } : b.data;
+  if (isObj(data) && isObj(data.parsing)) {
+    const entities = typedEntities(data.parsing.entities);
+    const counts = isObj(entities)
+      ? Object.fromEntries(Object.entries(entities).map(([k, v]) => [k, Array.isArray(v) ? v.length : 1]))
+      : {};
+    data.parsing = {
+      ...data.parsing,
+      entities,
+      entities_count: counts,
+      total_entities_count: Object.values(counts).reduce((a: number, n) => a + (n as number), 0),
+    };
+  }
+  return { ...b, data, warnings: b.warnings ?? null, debug: null };
+};
 
 const health: Rewrite = (b) =>
   isObj(b) && Array.isArray(b.domains)
@@ -174,6 +203,12 @@ const health: Rewrite = (b) =>
         domains: b.domains.map((d: Obj) => ({ ...d, history: d.history ?? null, region: null })),
       }
     : b;
+
+/** `{tasks, next_cursor}` → the SDK's cursor page `{data, pagination: {has_next, next_cursor, total}}`. */
+export const taskPage = (b: Obj, extra: Obj = {}) => ({
+  data: (b.tasks ?? []).map(liveTask),
+  pagination: { has_next: Boolean(b.next_cursor), next_cursor: b.next_cursor ?? null, total: null, ...extra },
+});
 
 /** 2xx rewrites by method and path. */
 const ROUTES: [string, RegExp, Rewrite][] = [
@@ -186,18 +221,7 @@ const ROUTES: [string, RegExp, Rewrite][] = [
   [
     "GET",
     /^\/v1\/tasks$/,
-    (b, { query }) =>
-      isObj(b)
-        ? {
-            data: (b.tasks ?? []).map(liveTask),
-            pagination: {
-              has_next: Boolean(b.next_cursor),
-              next_cursor: b.next_cursor ?? null,
-              total: null,
-              limit: Number(query.get("limit") ?? 0) || null,
-            },
-          }
-        : b,
+    (b, { query }) => (isObj(b) ? taskPage(b, { limit: Number(query.get("limit") ?? 0) || null }) : b),
   ],
   [
     "GET",
@@ -232,12 +256,27 @@ const ROUTES: [string, RegExp, Rewrite][] = [
   ["POST", /^\/v1\/domain-health\/check$/, health],
 ];
 
-/** The live error body for a spec `{error: {code, message}}` body. */
+/**
+ * The live error body for a spec `{error: {code, message}}` body, as the SDK's bodies show them
+ * (web-data-api-v2.md §2.5): `{detail}` (401, 404), `{status: "failed", msg}` (402, 429; 400
+ * with the validation code), `{success: "false", task_id, message}` (500), `{message}` (other
+ * 5xx). 422 is unchanged.
+ */
 function liveError(status: number, body: unknown): unknown {
-  if (status === 422 || status === 429 || !isObj(body) || !isObj(body.error)) return body;
+  if (status === 422 || !isObj(body) || !isObj(body.error)) return body;
   const message = body.error.message;
   if (status === 401 || status === 404) return { detail: message };
-  if (status === 402 || status >= 500) return { message };
+  if (status === 400) {
+    return {
+      status: "failed",
+      error: "PARAMETERS_FAILED_JSON_SCHEMA_VALIDATION_ERROR",
+      msg: message,
+      details: { schema_validation_errors: [] },
+    };
+  }
+  if (status === 402 || status === 429) return { status: "failed", msg: message };
+  if (status === 500) return { success: "false", task_id: crypto.randomUUID(), message };
+  if (status > 500) return { message };
   return body;
 }
 

@@ -61,3 +61,27 @@ export function hostOf(value: string): string | undefined {
   const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
   return URL.canParse(candidate) ? new URL(candidate).host : undefined;
 }
+
+const DRIVER_DESCRIPTIONS: Record<string, string> = {
+  vx6: "Plain HTTP fetch, no browser: the fastest and cheapest",
+  vx8: "Headless browser with JavaScript rendering",
+  vx10: "Headless browser with residential proxies and antibot handling",
+};
+
+/**
+ * Driver knowledge as the service's SDK types it (generation 2, and generation 1 in the live
+ * dialect): `antibots` and `need_to_render` for the spec's `antibot_systems` and
+ * `requires_js_rendering`, a `description` of the driver, and the query echoed.
+ */
+export function sdkDriverKnowledge(
+  k: { driver: string; antibot_systems: string[]; requires_js_rendering: boolean },
+  echo: { url?: string; agent?: string },
+) {
+  return {
+    driver: k.driver,
+    description: DRIVER_DESCRIPTIONS[k.driver] ?? k.driver,
+    antibots: k.antibot_systems,
+    need_to_render: k.requires_js_rendering,
+    ...echo,
+  };
+}

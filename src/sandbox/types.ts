@@ -32,6 +32,12 @@ export interface SandboxOptions {
    * `X-Sandbox-Dialect`.
    */
   dialect?: "spec" | "live";
+  /**
+   * Serve the generation-2 routes that stand in for generation-1 ones (`/v2/extract`, `/v2/tasks`,
+   * `/v2/crawl`, `/v2/map`, …; see generation2.ts); default true. False: they answer 404, as a
+   * generation-1-only service would (the `/v2` routes of the spec itself stay).
+   */
+  generation2?: boolean;
 }
 
 /** One callback the sandbox was asked to send. */
@@ -46,7 +52,7 @@ export interface CallbackLogEntry {
 
 export type TunableOptions = Pick<
   SandboxOptions,
-  "taskLatencyMs" | "crawlPageMs" | "catalogDelayMs" | "rateLimit"
+  "taskLatencyMs" | "crawlPageMs" | "catalogDelayMs" | "rateLimit" | "generation2"
 >;
 
 export type AuthKind = "bearer" | "basic" | "none";

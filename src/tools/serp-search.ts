@@ -2,6 +2,9 @@
  * `serp_search`: POST /v2/serp, organic results reduced to position/title/url/snippet. The
  * snippets are in the text only (a client forwarding both parts pays for them once);
  * `structuredContent` lists position, title and URL.
+ * Parsed entities come keyed by type: `entities.OrganicResult[]` (the SDK's examples, both
+ * generations) or `entities.organic` (the spec's reading); the other entity types are
+ * summarised by type.
  */
 import { z } from "zod";
 import { SEARCH_ENGINES, type SerpResponse } from "../api/schemas.js";
@@ -24,9 +27,32 @@ function shorten(text: string): string {
   return `${(space > SNIPPET_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+const entitiesOf = (response: SerpResponse): Record<string, unknown> => {
+  const entities = (response.data.parsing as { entities?: unknown } | undefined)?.entities;
+  return typeof entities === "object" && entities !== null && !Array.isArray(entities)
+    ? (entities as Record<string, unknown>)
+    : {};
+};
+
+/** The key of the organic results among the entity types: `OrganicResult`, `organic`, or the like. */
+function organicKey(entities: Record<string, unknown>): string | undefined {
+  if (Array.isArray(entities.OrganicResult)) return "OrganicResult";
+  if (Array.isArray(entities.organic)) return "organic";
+  return Object.keys(entities).find((k) => /^organic/i.test(k) && Array.isArray(entities[k]));
+}
+
+/** "RelatedSearch (4), TopStory (2)": the entity types besides the organic results, by count. */
+function otherTypes(entities: Record<string, unknown>, skip: string | undefined): string {
+  return Object.entries(entities)
+    .filter(([k]) => k !== skip)
+    .map(([k, v]) => (Array.isArray(v) ? `${k} (${v.length})` : k))
+    .join(", ");
+}
+
 function organic(response: SerpResponse): Item[] {
-  const parsing = response.data.parsing as { entities?: Record<string, unknown> } | undefined;
-  const list = parsing?.entities?.organic;
+  const entities = entitiesOf(response);
+  const key = organicKey(entities);
+  const list = key === undefined ? undefined : entities[key];
   if (!Array.isArray(list)) return [];
   return list.flatMap((raw, i) => {
     if (typeof raw !== "object" || raw === null) return [];
@@ -110,13 +136,15 @@ export const serpSearch = defineTool({
         lines.push("No results.");
       }
     }
+    const entities = entitiesOf(response);
+    const key = organicKey(entities);
     if (full) {
-      const entities =
-        (response.data.parsing as { entities?: Record<string, unknown> } | undefined)?.entities ?? {};
-      const { organic: _omit, ...rest } = entities;
+      const rest = Object.fromEntries(Object.entries(entities).filter(([k]) => k !== key));
       const json = JSON.stringify(rest);
       if (json.length <= max_chars) structured.sections = rest;
       lines.push("", `Other sections: ${Object.keys(rest).join(", ") || "none"}`, clip(json, max_chars).text);
+    } else if (results.length > 0 && otherTypes(entities, key)) {
+      lines.push(`Also parsed: ${otherTypes(entities, key)} (full: true shows them).`);
     }
     if (structured.warnings) lines.push("", `Warnings: ${structured.warnings.join("; ")}`);
     return { structured, text: lines.join("\n") };

@@ -113,7 +113,9 @@ describe("dedicated agent tools", () => {
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toContain('param "query" must be at least 2 characters long');
     expect(textOf(bad)).toContain("Search keyword or phrase");
-    expect(s.requests.slice(from).filter((r) => r.path.startsWith("/v1/agents/run"))).toEqual([]);
+    expect(
+      s.requests.slice(from).filter((r) => /^\/v1\/agents\/run|^\/v2\/extract\/templates\/run/.test(r.path)),
+    ).toEqual([]);
     const ok = await call(server, "agent_ecommerce_search_listing", { query: "laptop" });
     expect(ok.isError).toBeFalsy();
     const d = await agentDetail(s, "ecommerce_search_listing");
@@ -137,7 +139,9 @@ describe("dedicated agent tools", () => {
     const bad = await call(server, "agent_ecommerce_search_listing", { query: "x" });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toContain('param "query" must be at least 2 characters long');
-    expect(s.requests.slice(from).filter((r) => r.path.startsWith("/v1/agents/run"))).toEqual([]);
+    expect(
+      s.requests.slice(from).filter((r) => /^\/v1\/agents\/run|^\/v2\/extract\/templates\/run/.test(r.path)),
+    ).toEqual([]);
     await until(
       () => listChanged(server),
       (n) => n > 0,

@@ -30,10 +30,13 @@ afterAll(async () => {
 type Listed = { name: string; inputSchema: { properties?: Record<string, unknown> } };
 const agentTools = (tools: Listed[]) => tools.filter((t) => t.name.startsWith("agent_"));
 const isExact = (t: Listed) => Object.keys(t.inputSchema.properties ?? {}).length > 0;
-/** The background refresh has listed the catalog (GET /v1/agents, the list itself). */
+/** The background refresh has listed the catalog (GET /v2/extract/templates, the list itself). */
 const refreshed = (from: number) =>
   until(
-    () => sandbox.requests.slice(from).some((r) => r.method === "GET" && /^\/v1\/agents(\?|$)/.test(r.path)),
+    () =>
+      sandbox.requests
+        .slice(from)
+        .some((r) => r.method === "GET" && /^\/v2\/extract\/templates(\?|$)/.test(r.path)),
     (seen) => seen,
   );
 
@@ -54,7 +57,12 @@ describe("agent tools on a cold start", () => {
   });
 
   it("when a detail fetch fails: permissive at first, then one list_changed and the exact schema", async () => {
-    sandbox.faults.add({ kind: "status", status: 400, match: "GET /v1/agents/news_article", count: 1 });
+    sandbox.faults.add({
+      kind: "status",
+      status: 400,
+      match: "GET /v2/extract/templates/news_article",
+      count: 1,
+    });
     server = await spawnAgainst(sandbox, { WEBDATA_AGENT_TOOLS: AGENTS, WEBDATA_CATALOG_REFRESH_MS: "100" });
     const first = agentTools((await server.client.listTools()).tools as Listed[]);
     expect(first.map((t) => t.name)).toEqual(NAMES);

@@ -144,7 +144,7 @@ describe("check_domain_health", () => {
     expect(rows.map((d: { domain: string }) => d.domain)).toEqual(["shop.example.com", "news.example.org"]);
     expect(rows[0].driver.driver).toMatch(/^vx/);
     expect(rows[0].history.length).toBeGreaterThan(0);
-    expect(requests.filter((r) => r.path === "/v1/domain-knowledge/driver")).toHaveLength(2);
+    expect(requests.filter((r) => r.path === "/v2/domain-knowledge/driver")).toHaveLength(2);
   });
 });
 

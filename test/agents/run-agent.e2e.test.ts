@@ -21,7 +21,9 @@ serverForFile((started) => {
 });
 
 const runs = (from: number) =>
-  sandbox.requests.slice(from).filter((r) => /^\/v1\/agents?\/(run|async)/.test(r.path));
+  sandbox.requests
+    .slice(from)
+    .filter((r) => /^\/v1\/agents?\/(run|async)|^\/v2\/extract\/templates\/(run|async)/.test(r.path));
 
 describe("run_agent", () => {
   it("run_agent(missing required param): the agent's description and examples, no run request", async () => {
@@ -89,7 +91,7 @@ describe("run_agent", () => {
     expect(s.status).toBe("done");
     expect(s.pages.map((p: { page: number }) => p.page)).toEqual([2, 3, 4]);
     expect(new Set(s.tasks.map((t: { task_id: string }) => t.task_id)).size).toBe(3);
-    expect(runs(from).filter((q) => q.path === "/v1/agent/async")).toHaveLength(3);
+    expect(runs(from).filter((q) => q.path === "/v2/extract/templates/async")).toHaveLength(3);
     // Merged arrays hold every page's items in page order; page 2 alone gives the first slice.
     const key = Object.keys(s.parsing).find((k) => Array.isArray(s.parsing[k]))!;
     const total = s.pages.reduce((n: number, p: { items: number }) => n + p.items, 0);
@@ -100,7 +102,7 @@ describe("run_agent", () => {
   });
 
   it("run_agent(task fails): task_failed with the task's error, not an empty success", async () => {
-    sandbox.faults.add({ kind: "task_error", count: 1, match: "POST /v1/agents/run" });
+    sandbox.faults.add({ kind: "task_error", count: 1, match: "POST /v2/extract/templates/run" });
     const r = await call(server, "run_agent", {
       agent: "ecommerce_search_listing",
       params: { query: "laptop" },

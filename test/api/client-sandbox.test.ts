@@ -26,7 +26,7 @@ afterEach(async () => {
 
 function newClient(apiKey = `${KEY}-${Math.random()}`) {
   clock = new ManualClock({ auto: true });
-  client = new WebDataClient({ baseUrl: sandbox.url, apiKey, clock });
+  client = new WebDataClient({ generation: 1, baseUrl: sandbox.url, apiKey, clock });
   return client;
 }
 
@@ -127,7 +127,7 @@ describe("client against the sandbox", () => {
     const strict = await startSandbox({ key: "the-right-key-123456" });
     try {
       const wrongKey = "the-wrong-key-987654";
-      const c = new WebDataClient({ baseUrl: strict.url, apiKey: wrongKey });
+      const c = new WebDataClient({ generation: 1, baseUrl: strict.url, apiKey: wrongKey });
       const err = await failure(c.getTask("x"));
       await c.close();
       expect(err.code).toBe("unauthorized");
@@ -157,6 +157,7 @@ describe("client against the sandbox", () => {
 describe("every endpoint against the sandbox", () => {
   it("validates the responses of the agents, templates, crawl, map, health, jobs and legacy endpoints", async () => {
     const c = new WebDataClient({
+      generation: 1,
       baseUrl: sandbox.url,
       apiKey: `${KEY}-all`,
       legacyBaseUrl: sandbox.legacyUrl,

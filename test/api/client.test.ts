@@ -21,7 +21,12 @@ async function setup(
 ) {
   server = await startFakeServer(handler);
   // A distinct key per test keeps the process-wide rate limiter of one test away from the others.
-  client = new WebDataClient({ baseUrl: server.url, apiKey: `${KEY}-${Math.random()}`, ...options });
+  client = new WebDataClient({
+    generation: 1,
+    baseUrl: server.url,
+    apiKey: `${KEY}-${Math.random()}`,
+    ...options,
+  });
   return { server, client };
 }
 
@@ -37,7 +42,7 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 describe("requests", () => {
   it("joins a base URL with a path prefix and a trailing slash, and sends bearer auth", async () => {
     const { server } = await setup((_req, res) => json(res, 200, { task: TASK }));
-    client = new WebDataClient({ baseUrl: `${server.url}/prefix/`, apiKey: KEY });
+    client = new WebDataClient({ generation: 1, baseUrl: `${server.url}/prefix/`, apiKey: KEY });
     await client.getTask("abc/def");
     expect(server.requests[0].url).toBe("/prefix/v1/tasks/abc%2Fdef");
     expect(server.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
@@ -68,6 +73,7 @@ describe("requests", () => {
     const event = { event: { id: "e1", name: "Meetup" } };
     const { server } = await setup((_req, res) => json(res, 200, event));
     client = new WebDataClient({
+      generation: 1,
       baseUrl: server.url,
       apiKey: KEY,
       legacyBaseUrl: `${server.url}/legacy`,
@@ -88,6 +94,7 @@ describe("requests", () => {
     const raw = { data: { event: { eventID: "e1" } } };
     const { server } = await setup((_req, res) => json(res, 200, raw));
     client = new WebDataClient({
+      generation: 1,
       baseUrl: server.url,
       apiKey: KEY,
       legacyBaseUrl: server.url,
@@ -253,7 +260,7 @@ describe("secrets", () => {
             ? json(res, 429, { error: { code: "RATE_LIMIT_EXCEEDED", message: echo, retry_after: 60 } })
             : json(res, status, { error: { code: apiKey, message: echo } }),
       );
-      client = new WebDataClient({ baseUrl: server.url, apiKey, legacyAuth, maxAttempts: 1 });
+      client = new WebDataClient({ generation: 1, baseUrl: server.url, apiKey, legacyAuth, maxAttempts: 1 });
       const err = await failure(client.getTask("t"));
       const shown = [
         err.message,

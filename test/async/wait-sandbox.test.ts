@@ -25,7 +25,12 @@ afterEach(async () => {
 });
 
 function newClient(clock?: ManualClock) {
-  client = new WebDataClient({ baseUrl: sandbox.url, apiKey: `wait-sandbox-${Math.random()}`, clock });
+  client = new WebDataClient({
+    generation: 1,
+    baseUrl: sandbox.url,
+    apiKey: `wait-sandbox-${Math.random()}`,
+    clock,
+  });
   return client;
 }
 

@@ -30,6 +30,7 @@ async function setup(handler: Handler, auto = true) {
   server = await startFakeServer(handler);
   clock = new ManualClock({ auto });
   client = new WebDataClient({
+    generation: 1,
     baseUrl: server.url,
     apiKey: `wait-key-${Math.random()}`,
     maxAttempts: 1,

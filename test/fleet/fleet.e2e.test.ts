@@ -337,7 +337,7 @@ describe("fleet: losing a replica mid-call (item 7)", () => {
         if (health.replica === meta.replica) victim = r;
       }
       const submissions = async () =>
-        (await sandbox.requests()).filter((q) => q.method === "POST" && q.path === "/v1/extract/async")
+        (await sandbox.requests()).filter((q) => q.method === "POST" && q.path === "/v2/extract/async")
           .length;
       const submittedBefore = await submissions();
       victim.child.kill("SIGKILL");

@@ -39,7 +39,7 @@ const ERROR_PATHS: Array<{ name: string; fault?: Fault; tool?: string; args?: (h
   { name: "a malformed body", fault: { kind: "malformed" } },
   { name: "a failed task", fault: { kind: "task_error" }, tool: "map_site" },
   { name: "a failed crawl", fault: { kind: "crawl_fail" }, tool: "crawl_site" },
-  { name: "the deadline", fault: { kind: "latency", ms: 3000, match: "GET /" }, tool: "map_site" },
+  { name: "the deadline", fault: { kind: "latency", ms: 3000, match: "GET /" }, tool: "crawl_site" },
   { name: "a legacy 401", fault: { kind: "status", status: 401 }, tool: "get_social_event" },
   { name: "a bad argument", tool: "extract_page", args: () => ({ url: "not a url" }) },
   { name: "a bad argument combination", tool: "get_task", args: () => ({ task_id: "a", crawl_id: "b" }) },

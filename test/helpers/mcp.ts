@@ -152,7 +152,11 @@ export async function until<T>(
  * agent catalog reads the server makes in the background at start-up.
  */
 export const requestsSince = (sandbox: Sandbox, from: number) =>
-  sandbox.requests.slice(from).filter((r) => !(r.method === "GET" && r.path.startsWith("/v1/agents")));
+  sandbox.requests.slice(from).filter((r) => !(r.method === "GET" && isCatalogRead(r.path)));
+
+/** The agent catalog's reads: `/v1/agents…` (generation 1) or the extract templates (generation 2). */
+const isCatalogRead = (path: string) =>
+  path.startsWith("/v1/agents") || /^\/v2\/extract\/templates(\/[^/]+)?$/.test(path);
 
 /** `METHOD /path` of those requests, UUIDs replaced by `:id`. */
 export const pathsSince = (sandbox: Sandbox, from: number) =>

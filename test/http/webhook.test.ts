@@ -74,7 +74,7 @@ describe("webhook completion", () => {
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(http.callbacks!.deliveries).toBe(before + 1);
       // The tool's wait raced the callback against polling, and the callback settled it.
-      const submitted = sandbox.requests.filter((q) => q.path === "/v1/extract/async");
+      const submitted = sandbox.requests.filter((q) => q.path === "/v2/extract/async");
       expect(submitted.length).toBeGreaterThan(0);
       waits.restore();
       expect([...waits]).toEqual([{ id: expect.any(String), outcome: "called back" }]);

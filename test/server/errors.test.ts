@@ -12,11 +12,11 @@ const meta = (r: { _meta?: Record<string, unknown> }) => r._meta?.["web-data/err
 /** One call per tool that reaches the API at its first request. */
 const FIRST_CALLS: Array<[string, Record<string, unknown>, string]> = [
   ["serp_search", { search_engine: "engine1_search", query: "boots" }, "POST /v2/serp"],
-  ["extract_page", { url: "https://example.com/" }, "POST /v1/extract"],
-  ["extract_batch", { inputs: [{ url: "https://example.com/" }] }, "POST /v1/extract/batch"],
-  ["crawl_site", { url: "https://example.com/", limit: 2 }, "POST /v1/crawl"],
-  ["map_site", { url: "https://example.com/" }, "POST /v1/map/async"],
-  ["get_task", { task_id: "00000000-0000-4000-8000-000000000000" }, "GET /v1/tasks/"],
+  ["extract_page", { url: "https://example.com/" }, "POST /v2/extract"],
+  ["extract_batch", { inputs: [{ url: "https://example.com/" }] }, "POST /v2/extract/batch"],
+  ["crawl_site", { url: "https://example.com/", limit: 2 }, "POST /v2/crawl"],
+  ["map_site", { url: "https://example.com/" }, "POST /v2/map"],
+  ["get_task", { task_id: "00000000-0000-4000-8000-000000000000" }, "GET /v2/tasks/"],
 ];
 
 serverForFile(
@@ -95,7 +95,7 @@ describe("errors(retried)", () => {
   );
 
   it("a body that is not JSON gives invalid_response and says so", async () => {
-    sandbox.faults.add({ kind: "malformed", match: "POST /v1/extract" });
+    sandbox.faults.add({ kind: "malformed", match: "POST /v2/extract" });
     const r = await call(server, "extract_page", { url: "https://example.com/" });
     expect(r.isError).toBe(true);
     expect(meta(r).code).toBe("invalid_response");
@@ -104,31 +104,41 @@ describe("errors(retried)", () => {
 });
 
 describe("errors(task_failed)", () => {
-  it.each([
-    ["extract_page", { url: "https://example.com/", render: true }, "POST /v1/extract/async"],
-    ["map_site", { url: "https://example.com/" }, "POST /v1/map/async"],
-  ])("%s: a failed task gives its error and error_type", async (tool, args, match) => {
-    sandbox.faults.add({ kind: "task_error", match, count: 1 });
-    const r = await call(server, tool, args);
+  it.each([["extract_page", { url: "https://example.com/", render: true }, "POST /v2/extract/async"]])(
+    "%s: a failed task gives its error and error_type",
+    async (tool, args, match) => {
+      sandbox.faults.add({ kind: "task_error", match, count: 1 });
+      const r = await call(server, tool, args);
+      expect(r.isError).toBe(true);
+      expect(meta(r).code).toBe("task_failed");
+      expect(meta(r).error).toBeTruthy();
+      expect(meta(r).error_type).toBeTruthy();
+      expect(textOf(r)).toContain(meta(r).error);
+      expect(textOf(r)).toContain(`error_type: ${meta(r).error_type}`);
+      const again = await call(server, "get_task", { task_id: meta(r).id });
+      expect(meta(again)).toMatchObject({ code: "task_failed", error: meta(r).error });
+    },
+  );
+
+  it("map_site: a failed sync map gives its error at once", async () => {
+    sandbox.faults.add({ kind: "task_error", match: "POST /v2/map", count: 1 });
+    const r = await call(server, "map_site", { url: "https://example.com/" });
     expect(r.isError).toBe(true);
     expect(meta(r).code).toBe("task_failed");
-    expect(meta(r).error).toBeTruthy();
-    expect(meta(r).error_type).toBeTruthy();
     expect(textOf(r)).toContain(meta(r).error);
-    expect(textOf(r)).toContain(`error_type: ${meta(r).error_type}`);
     const again = await call(server, "get_task", { task_id: meta(r).id });
     expect(meta(again)).toMatchObject({ code: "task_failed", error: meta(r).error });
   });
 
   it("crawl_site: a failed crawl gives task_failed", async () => {
-    sandbox.faults.add({ kind: "crawl_fail", match: "POST /v1/crawl", count: 1 });
+    sandbox.faults.add({ kind: "crawl_fail", match: "POST /v2/crawl", count: 1 });
     const r = await call(server, "crawl_site", { url: "https://example.com/", limit: 2 });
     expect(r.isError).toBe(true);
     expect(meta(r).code).toBe("task_failed");
   });
 
   it("extract_batch: failed pages are listed with their error, the call succeeds", async () => {
-    sandbox.faults.add({ kind: "task_error", match: "POST /v1/extract/batch", count: 1 });
+    sandbox.faults.add({ kind: "task_error", match: "POST /v2/extract/batch", count: 1 });
     const r = await call(server, "extract_batch", {
       inputs: [{ url: "https://example.com/a" }, { url: "https://example.com/b" }],
     });

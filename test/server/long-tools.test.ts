@@ -35,7 +35,6 @@ describe("progress", () => {
     ["crawl_site", { url: "https://example.com/", limit: 6 }],
     ["extract_batch", { inputs: [1, 2, 3, 4].map((n) => ({ url: `https://example.com/${n}` })) }],
     ["extract_page", { url: "https://example.com/", render: true }],
-    ["map_site", { url: "https://example.com/" }],
   ])("%s sends strictly increasing progress while it waits", async (name, args) => {
     sandbox.configure({ taskLatencyMs: 600, crawlPageMs: 100 });
     const seen: Array<{ progress: number; total?: number }> = [];
@@ -63,7 +62,7 @@ describe("cancellation", () => {
       () => polled,
       (n) => n >= 2,
     );
-    const taskPath = sandbox.requests.findLast((q) => q.path.startsWith("/v1/tasks/"))?.path ?? "";
+    const taskPath = sandbox.requests.findLast((q) => q.path.startsWith("/v2/tasks/"))?.path ?? "";
     expect(taskPath).not.toBe("");
     const seen = abortedSoFar("extract_page");
     controller.abort();
@@ -88,7 +87,6 @@ describe("deadline", () => {
 
   it.each([
     ["extract_page", { url: "https://example.com/", render: true }, "task_id"],
-    ["map_site", { url: "https://example.com/" }, "task_id"],
     ["extract_batch", { inputs: [{ url: "https://example.com/a" }] }, "batch_id"],
     ["crawl_site", { url: "https://example.com/", limit: 3 }, "crawl_id"],
   ])("%s returns a resumable handle, and get_task then returns the result", async (name, args, field) => {
@@ -150,10 +148,10 @@ describe("MCP tasks", () => {
     expect(first.value?.type).toBe("taskCreated");
     const taskId = (first.value as { task: { taskId: string } }).task.taskId;
     await until(
-      () => sandbox.requests.filter((q) => q.path.startsWith("/v1/crawl/")).length,
+      () => sandbox.requests.filter((q) => q.path.startsWith("/v2/crawl/")).length,
       (n) => n >= 1,
     );
-    const crawlPath = sandbox.requests.findLast((q) => q.path.startsWith("/v1/crawl/"))?.path ?? "";
+    const crawlPath = sandbox.requests.findLast((q) => q.path.startsWith("/v2/crawl/"))?.path ?? "";
     const seen = abortedSoFar("crawl_site");
     const cancelled = await server.client.experimental.tasks.cancelTask(taskId);
     expect(cancelled.status).toBe("cancelled");

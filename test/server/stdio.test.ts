@@ -178,7 +178,7 @@ describe("cli(tools, call)", () => {
     expect(r.stdout).toContain(`# ${sandbox.siteUrl}/`);
     const json = JSON.parse(r.stdout.slice(r.stdout.indexOf("\n{") + 1));
     expect(json).toMatchObject({ status: "done", format: "markdown" });
-    expect(pathsSince(sandbox, before)).toEqual(["POST /v1/extract"]);
+    expect(pathsSince(sandbox, before)).toEqual(["POST /v2/extract"]);
   });
 
   it("call exits 1 with the error text on a bad argument", async () => {

@@ -28,9 +28,9 @@ describe("crawl_site", () => {
     expect(s.pages.length).toBeGreaterThan(0);
     expect(s.pages.length).toBeLessThanOrEqual(4);
     for (const p of s.pages)
-      expect(p).toMatchObject({ task_id: expect.any(String), state: "success", url: expect.any(String) });
+      expect(p).toMatchObject({ task_id: expect.any(String), state: "completed", url: expect.any(String) });
     expect(s.pages[0].chars).toBeGreaterThan(0);
-    expect(paths(from)[0]).toBe("POST /v1/crawl");
+    expect(paths(from)[0]).toBe("POST /v2/crawl");
     expect(textOf(r)).toContain(s.pages[0].task_id);
   });
 
@@ -69,7 +69,7 @@ describe("map_site", () => {
     expect(s.status).toBe("done");
     expect(s.urls.length).toBeGreaterThan(3);
     expect(s.total).toBe(s.urls.length);
-    expect(paths(from)[0]).toBe("POST /v1/map/async");
+    expect(paths(from)[0]).toBe("POST /v2/map");
     expect(textOf(r)).toContain(s.urls[0]);
   });
 
@@ -104,8 +104,8 @@ describe("extract_batch", () => {
     const chars = s.pages.reduce((n: number, p: { chars: number }) => n + p.chars, 0);
     expect(chars).toBeLessThanOrEqual(4000);
     const seen = paths(from);
-    expect(seen[0]).toBe("POST /v1/extract/batch");
-    expect(seen.filter((p) => p === "GET /v1/tasks/:id/results")).toHaveLength(4);
+    expect(seen[0]).toBe("POST /v2/extract/batch");
+    expect(seen.filter((p) => p === "GET /v2/tasks/:id/results")).toHaveLength(4);
   });
 
   it("extract_batch(shared_inputs): shared members apply, items override", async () => {

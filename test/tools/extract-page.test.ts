@@ -25,7 +25,7 @@ describe("extract_page", () => {
     // The body is paid for once: in the text, not again in structuredContent.
     expect(JSON.stringify(r.structuredContent)).not.toContain("Acme Outfitters");
     expect(r.structuredContent.chars).toBeGreaterThan(0);
-    expect(paths(from)).toEqual(["POST /v1/extract"]);
+    expect(paths(from)).toEqual(["POST /v2/extract"]);
   });
 
   it("extract_page(render): async endpoint and task polling", async () => {
@@ -33,16 +33,16 @@ describe("extract_page", () => {
     const r = await call(server, "extract_page", { url: `${sandbox.siteUrl}/`, render: true });
     expect(r.structuredContent).toMatchObject({ status: "done", format: "markdown" });
     const seen = paths(from);
-    expect(seen[0]).toBe("POST /v1/extract/async");
-    expect(seen).toContain("GET /v1/tasks/:id");
-    expect(seen.at(-1)).toBe("GET /v1/tasks/:id/results");
-    expect(seen).not.toContain("POST /v1/extract");
+    expect(seen[0]).toBe("POST /v2/extract/async");
+    expect(seen).toContain("GET /v2/tasks/:id");
+    expect(seen.at(-1)).toBe("GET /v2/tasks/:id/results");
+    expect(seen).not.toContain("POST /v2/extract");
   });
 
   it("extract_page(screenshot): PNG image content", async () => {
     const from = sandbox.requests.length;
     const r = await call(server, "extract_page", { url: `${sandbox.siteUrl}/`, formats: ["screenshot"] });
-    expect(paths(from)[0]).toBe("POST /v1/extract/async");
+    expect(paths(from)[0]).toBe("POST /v2/extract/async");
     const image = r.content.find((c) => c.type === "image") as { data: string; mimeType: string };
     expect(image.mimeType).toBe("image/png");
     expect(Buffer.from(image.data, "base64").subarray(1, 4).toString()).toBe("PNG");

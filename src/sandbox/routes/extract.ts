@@ -1,4 +1,4 @@
-/** POST /v1/extract (sync), /v1/extract/async and /v1/extract/batch. */
+/** POST /v1/extract (sync), /v1/extract/async and /v1/extract/batch, and the same under /v2 (shapes: generation2.ts). */
 import { Hono } from "hono";
 import { ExtractBatchRequestSchema, ExtractRequestSchema } from "../../api/schemas.js";
 import type { SandboxState } from "../context.js";
@@ -14,14 +14,14 @@ const submission = (c: Ctx) => ({
 export function extractRoutes(state: SandboxState) {
   const r = new Hono<SandboxEnv>();
 
-  r.post("/v1/extract", async (c) => {
+  r.on("POST", ["/v1/extract", "/v2/extract"], async (c) => {
     const body = await parseBody(c, ExtractRequestSchema);
     if (!body.ok) return body.response;
     const task = createExtractTask(state, body.data, { ...submission(c), delayMs: 0 });
     return c.json(state.tasks.result(task));
   });
 
-  r.post("/v1/extract/async", async (c) => {
+  r.on("POST", ["/v1/extract/async", "/v2/extract/async"], async (c) => {
     const body = await parseBody(c, ExtractRequestSchema);
     if (!body.ok) return body.response;
     const task = createExtractTask(state, body.data, {
@@ -31,7 +31,7 @@ export function extractRoutes(state: SandboxState) {
     return c.json({ task_id: task.id });
   });
 
-  r.post("/v1/extract/batch", async (c) => {
+  r.on("POST", ["/v1/extract/batch", "/v2/extract/batch"], async (c) => {
     const body = await parseBody(c, ExtractBatchRequestSchema);
     if (!body.ok) return body.response;
     const { inputs, shared_inputs } = body.data;

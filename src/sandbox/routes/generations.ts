@@ -18,6 +18,7 @@ import type { SandboxState } from "../context.js";
 import { FAULT_HEADER } from "../faults.js";
 import { type Ctx, notFound, parseBody, parseQuery, type SandboxEnv, validationResponse } from "../http.js";
 import { type GenerationInput, GenerationStore } from "../lifecycle/generations.js";
+import { agentTemplateRecord, templateRecords } from "../templates/as-template.js";
 
 const PATCHABLE = ["/published_version_id", "/display_name", "/description"];
 
@@ -68,18 +69,20 @@ export function generationRoutes(state: SandboxState) {
   });
   r.get("/v1/agents/generations/:id", read(1));
 
-  r.get("/v2/extract/templates", (c) => {
-    const query = parseQuery(c, pageQuery(200, 20));
+  r.get("/v2/extract/templates", async (c) => {
+    const query = parseQuery(c, pageQuery(250, 20));
     if (!query.ok) return query.response;
+    await state.timers.sleep(state.config.catalogDelayMs);
     const { limit, offset } = query.data;
-    const names = state.templates.names();
-    const items = names.slice(offset, offset + limit).map((n) => state.templates.record(n));
-    return c.json({ items, limit, offset, total: names.length });
+    const all = templateRecords(state);
+    return c.json({ items: all.slice(offset, offset + limit), limit, offset, total: all.length });
   });
 
-  r.get("/v2/extract/templates/:name", (c) => {
-    const record = state.templates.record(c.req.param("name"));
-    return record ? c.json(record) : notFound(c, `Template '${c.req.param("name")}'`);
+  r.get("/v2/extract/templates/:name", async (c) => {
+    await state.timers.sleep(state.config.catalogDelayMs);
+    const name = c.req.param("name");
+    const record = state.templates.record(name) ?? agentTemplateRecord(state, name);
+    return record ? c.json(record) : notFound(c, `Template '${name}'`);
   });
 
   r.patch("/v2/extract/templates/:name", async (c) => {

@@ -38,27 +38,29 @@ export function taskRoutes(state: SandboxState) {
     return c.json(tasks.result(task));
   };
 
-  r.get("/v1/tasks/:id", status);
-  r.get("/v1/tasks/:id/results", results);
+  r.on("GET", ["/v1/tasks/:id", "/v2/tasks/:id"], status);
+  r.on("GET", ["/v1/tasks/:id/results", "/v2/tasks/:id/results"], results);
   r.get("/legacy/api/v1/tasks/:id", status);
   r.get("/legacy/api/v1/tasks/:id/results", results);
 
-  r.get("/v1/tasks", (c) => {
+  r.on("GET", ["/v1/tasks", "/v2/tasks"], (c) => {
     const query = parseQuery(c, TaskListQuery);
     if (!query.ok) return query.response;
     const page = tasks.list(query.data.cursor, query.data.limit);
     return c.json({ tasks: page.tasks.map((t) => tasks.record(t)), next_cursor: page.nextCursor });
   });
 
-  r.get("/v1/batches", (c) => c.json({ batches: batches.all().map((b) => batches.summary(b)) }));
+  r.on("GET", ["/v1/batches", "/v2/batches"], (c) =>
+    c.json({ batches: batches.all().map((b) => batches.summary(b)) }),
+  );
 
-  r.get("/v1/batches/:id", (c) => {
+  r.on("GET", ["/v1/batches/:id", "/v2/batches/:id"], (c) => {
     const batch = batches.get(c.req.param("id"));
     if (!batch) return notFound(c, "Batch");
     return c.json({ ...batches.summary(batch), tasks: batches.states(batch) });
   });
 
-  r.get("/v1/batches/:id/progress", (c) => {
+  r.on("GET", ["/v1/batches/:id/progress", "/v2/batches/:id/progress"], (c) => {
     const batch = batches.get(c.req.param("id"));
     if (!batch) return notFound(c, "Batch");
     return c.json(batches.progress(batch));
