@@ -39,11 +39,21 @@ export function toolsTable(tools) {
   const cell = (s) => oneLine(s).replace(/\|/g, "\\|");
   const examples = (t) =>
     (t.examples ?? []).map((e) => `\`${JSON.stringify(e).replace(/\|/g, "\\|")}\``).join("<br>");
-  const rows = tools.map((t) => `| \`${t.name}\` | ${t.toolset} | ${cell(t.description)} | ${examples(t)} |`);
-  return ["| tool | toolset | what it does | example arguments |", "| --- | --- | --- | --- |", ...rows].join(
-    "\n",
+  const routes = (t) => (toolRoutesCell ? toolRoutesCell(t.name) : "");
+  const rows = tools.map(
+    (t) => `| \`${t.name}\` | ${t.toolset} | ${cell(t.description)} | ${routes(t)} | ${examples(t)} |`,
   );
+  return [
+    "| tool | toolset | what it does | API routes | example arguments |",
+    "| --- | --- | --- | --- | --- |",
+    ...rows,
+  ].join("\n");
 }
+
+/** Each tool's API routes per generation (src/tools/routes-by-tool.ts), once dist/ is built. */
+const { toolRoutesCell } = await import(
+  new URL("../dist/tools/routes-by-tool.js", import.meta.url).href
+).catch(() => ({ toolRoutesCell: undefined }));
 
 /** Replaces the text between the markers; throws when the markers are missing. */
 export function replaceBetween(text, start, end, body) {

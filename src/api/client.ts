@@ -170,7 +170,20 @@ export class WebDataClient {
   ): Promise<T> {
     const route: Route = ROUTES[name];
     const id = route.by === undefined ? undefined : input.params?.[route.by];
-    const order = this.#generations.order(name, route, id);
+    return this.#generations.run(name, route, id, (order) =>
+      this.#send(name, route, order, id, schema, input, opts),
+    );
+  }
+
+  async #send<T>(
+    name: RouteName,
+    route: Route,
+    order: Generation[],
+    id: string | undefined,
+    schema: z.ZodType<T>,
+    input: RouteInput,
+    opts?: CallOptions,
+  ): Promise<T> {
     if (order.length === 0) throw new ApiError({ code: "invalid_argument", message: `no route for ${name}` });
     let first: unknown;
     for (const [index, generation] of order.entries()) {

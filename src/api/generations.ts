@@ -34,6 +34,10 @@ class Memory {
   readonly missing = new Set<string>();
   /** Id reads where an unknown id was found on generation 1 after a 404 on generation 2. */
   readonly preferOne = new Set<string>();
+  /** Routes whose generation-2 side answered: no more probing. */
+  readonly confirmed = new Set<string>();
+  /** The call probing a route's generation-2 side, which concurrent calls of the route wait for. */
+  readonly probes = new Map<string, Promise<unknown>>();
 
   remember(id: string, generation: Generation): void {
     this.ids.delete(id);
@@ -120,6 +124,43 @@ export class GenerationRouter {
       this.#log(
         `web-data-mcp: the service has no generation-2 route for ${name} (404/405); using its generation-1 route from now on`,
       );
+    }
+  }
+
+  /**
+   * Runs one call in the order the router gives. In `auto`, the first call of a route not yet
+   * known to answer on generation 2 (for an id read: of an id not remembered) probes it; calls of
+   * the same route meanwhile wait for what the probe learns, so a missing route answers 404 once,
+   * not once per concurrent call.
+   */
+  async run<T>(
+    name: string,
+    entry: RouteSides,
+    id: string | undefined,
+    call: (order: Generation[]) => Promise<T>,
+  ) {
+    const probing = () =>
+      this.setting === "auto" &&
+      entry[1] !== undefined &&
+      entry[2] !== undefined &&
+      !this.#memory.confirmed.has(name) &&
+      !this.#memory.missing.has(name) &&
+      !this.#memory.preferOne.has(name) &&
+      (id === undefined || !this.#memory.ids.has(id));
+    for (
+      let pending = this.#memory.probes.get(name);
+      probing() && pending;
+      pending = this.#memory.probes.get(name)
+    ) {
+      await pending.catch(() => {});
+    }
+    if (!probing()) return call(this.order(name, entry, id));
+    const probe = call(this.order(name, entry, id));
+    this.#memory.probes.set(name, probe);
+    try {
+      return await probe;
+    } finally {
+      if (this.#memory.probes.get(name) === probe) this.#memory.probes.delete(name);
     }
   }
 

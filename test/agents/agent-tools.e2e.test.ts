@@ -39,8 +39,18 @@ async function sandboxWith(options: Parameters<typeof startTestSandbox>[0] = {})
   open.push(s);
   return s;
 }
+/**
+ * Generation 1: the schemas are compared with `GET /v1/agents/{name}` (in the sandbox, news_article
+ * is also a built-in extract template with other params; generation 2 reads that one). The
+ * generation-2 agent tools are covered by test/e2e/dialects.e2e.test.ts.
+ */
 async function serverFor(s: Sandbox, env: Record<string, string> = {}) {
-  const server = await spawnAgainst(s, { WEBDATA_CACHE_DIR: cacheDir, WEBDATA_AGENT_TOOLS: AGENTS, ...env });
+  const server = await spawnAgainst(s, {
+    WEBDATA_CACHE_DIR: cacheDir,
+    WEBDATA_AGENT_TOOLS: AGENTS,
+    WEBDATA_API_GENERATION: "1",
+    ...env,
+  });
   open.push(server);
   return server;
 }

@@ -81,6 +81,27 @@ describe("GenerationRouter", () => {
     expect(lines).toEqual([]);
   });
 
+  it("lets concurrent calls of a route wait for the first one's probe of generation 2", async () => {
+    const { r } = router();
+    let release!: () => void;
+    const orders: number[][] = [];
+    const first = r.run("map", both, undefined, async (order) => {
+      orders.push(order);
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      r.answered("map", both, 1, undefined, true);
+    });
+    const second = r.run("map", both, undefined, async (order) => {
+      orders.push(order);
+    });
+    await Promise.resolve();
+    expect(orders).toEqual([[2, 1]]);
+    release();
+    await Promise.all([first, second]);
+    expect(orders).toEqual([[2, 1], [1]]);
+  });
+
   it("keeps its id memory bounded, forgetting the oldest first", () => {
     const { r } = router();
     for (let i = 0; i <= MAX_REMEMBERED_IDS; i++) r.remember([`id-${i}`], 1);

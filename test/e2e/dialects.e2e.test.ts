@@ -11,8 +11,8 @@
  * request must go to the target's generation (the routes of the other generation stay unused).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
 import { GENERATION2_ONLY } from "../../src/sandbox/generation2.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
 import {
   call,
   requestsSince,

@@ -121,7 +121,18 @@ export function templateRoutes(state: SandboxState) {
       params: { ...shared_inputs.params, ...item.params },
     }));
     const found = runs.map((run, i) => resolve(state, run, ["body", "inputs", i]));
-    const detail = found.flatMap((f) => (f.ok ? f.detail : []));
+    const detail = found.flatMap((f, i) =>
+      f.ok
+        ? f.detail
+        : [
+            {
+              loc: ["body", "inputs", i, "template"],
+              msg: `Template '${String(f.unknown)}' not found`,
+              type: "value_error",
+              input: f.unknown,
+            },
+          ],
+    );
     if (detail.length > 0) return validationResponse(c, detail);
     const batchId = state.batches.newId();
     const latency = state.config.taskLatencyMs;
