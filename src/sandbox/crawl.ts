@@ -136,6 +136,7 @@ export class CrawlStore {
       pending: Math.max(0, this.total(crawl) - crawl.tasks.length),
       tasks: crawl.tasks.map((t) => ({
         task_id: t.id,
+        url: t.url,
         status: t.state === "success" ? "completed" : t.state,
       })),
       ...(crawl.error ? { error: crawl.error } : {}),

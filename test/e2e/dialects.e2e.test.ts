@@ -251,7 +251,7 @@ describe.each(TARGETS)("target $name", ({ name: target, generation, dialect }) =
     const s = await ok("job_runs", { job_id: "job_daily_prices" });
     expect(s.runs.length).toBeGreaterThan(0);
     const run = s.runs.find((x: { artifact_ids?: string[] }) => x.artifact_ids?.length);
-    const listed = await ok("job_runs", { run_id: run.id });
+    const listed = await ok("job_runs", { job_id: "job_daily_prices", run_id: run.id });
     expect(listed.artifacts.map((a: { id: string }) => a.id)).toEqual(run.artifact_ids);
     const d = await ok("job_runs", { run_id: run.id, artifact_id: listed.artifacts[0].id });
     expect(d.download.url).toMatch(/^http/);
