@@ -23,7 +23,8 @@ async function countingProxy(target: URL): Promise<{ url: string; server: Server
     client.on("data", (chunk: Buffer) => {
       const text = chunk.toString("latin1");
       // A write starts with a RESP array ("*"); a loaded machine may deliver one in two chunks.
-      if (text.startsWith("*") && !text.includes("wd:replica:")) writes.push(text.replace(/\r\n/g, " ").slice(0, 120));
+      if (text.startsWith("*") && !text.includes("wd:replica:"))
+        writes.push(text.replace(/\r\n/g, " ").slice(0, 120));
       upstream.write(chunk);
     });
     upstream.on("data", (chunk) => client.write(chunk));
