@@ -132,7 +132,7 @@ describe("README.md", () => {
     );
   });
 
-  it.skip("names every devDependency in its table of which library does what", async () => {
+  it("names every devDependency in its table of which library does what", async () => {
     const { devDependencies } = await readJson(at("package.json"));
     const table = readme.slice(readme.indexOf("### Which library does what"), readme.indexOf("## License"));
     const named = Object.keys(devDependencies).filter((d) => !d.startsWith("@types/"));
