@@ -16,8 +16,15 @@ serverForFile((started) => {
 });
 
 /** Requests since `from`, but the agent catalog the server reads in the background. */
+// The agent catalog loads in the background (gen 1 /v1/agents, gen 2 /v2/extract/templates listing): not a call's request.
 const apiCalls = (from: number) =>
-  sandbox.requests.slice(from).filter((q) => !q.path.startsWith("/v1/agents"));
+  sandbox.requests
+    .slice(from)
+    .filter(
+      (q) =>
+        !q.path.startsWith("/v1/agents") &&
+        !(q.method === "GET" && q.path.startsWith("/v2/extract/templates")),
+    );
 
 const SEARCH = { search_engine: "engine1_search", query: "boots" };
 
