@@ -252,7 +252,7 @@ async function abortCrawl(s: Session, servers: Servers): Promise<{ outcome: stri
   const polled = () =>
     servers.sandbox.requests
       .slice(before)
-      .filter((q) => q.method === "GET" && q.path.startsWith("/v1/crawl/"));
+      .filter((q) => q.method === "GET" && /^\/v[12]\/crawl\//.test(q.path));
   await until(polled, (p) => p.length >= 1);
   controller.abort();
   const outcome = await pending.then(
