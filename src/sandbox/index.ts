@@ -32,7 +32,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const state = new SandboxState(options);
   const app = createApp(state);
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as import("node:http").Server;
+  // Node's 5 s default drops an idle keep-alive socket on a timer that can fire, on a stalled event
+  // loop, before the request a client just sent on it is read: the client sees ECONNRESET and, for a
+  // POST, may not retry. Idle sockets are the client's to close (undici: after 4 s by default).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -65,9 +69,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close() {
       closing ??= new Promise<void>((resolve) => {
         state.close();
-        const http = server as import("node:http").Server;
-        http.close(() => resolve());
-        http.closeAllConnections();
+        server.close(() => resolve());
+        server.closeAllConnections();
       });
       return closing;
     },
