@@ -47,6 +47,7 @@ async function resolveConfig(values: Values, options: { shared?: boolean; keyles
     maxRps: values["max-rps"],
     cacheDir: values["cache-dir"],
     publicUrl: values["public-url"],
+    http: values.http,
   });
   for (const n of config.notes ?? []) note(`note: ${n}`);
   if (!config.sandbox) return { config, stop: async () => {} };
@@ -84,13 +85,15 @@ async function resolveConfig(values: Values, options: { shared?: boolean; keyles
 }
 
 async function sandboxCommand(values: Values): Promise<void> {
+  const { loadConfig } = await import("./config.js");
+  const config = loadConfig(process.env, { sandbox: true, cacheDir: values["cache-dir"] });
   if (values.stop) {
     const { stopShellSandbox } = await import("./cli/shell-sandbox.js");
-    note(await stopShellSandbox(values["cache-dir"] ?? (process.env.WEBDATA_CACHE_DIR?.trim() || undefined)));
+    note(await stopShellSandbox(config.cacheDir));
     return;
   }
   const { runSandboxCommand } = await import("./sandbox/index.js");
-  const key = values.key ?? (process.env.WEBDATA_SANDBOX_KEY?.trim() || undefined);
+  const key = values.key ?? config.sandboxKey;
   const dialect = values.dialect ?? "spec";
   if (dialect !== "spec" && dialect !== "live") {
     throw new UsageError(`--dialect must be "spec" or "live" (got ${JSON.stringify(dialect)})`);
@@ -143,7 +146,8 @@ async function main(): Promise<void> {
   if (command === "sandbox") return sandboxCommand(values);
 
   if (command === "tools") {
-    if (!values.sandbox && !process.env.WEBDATA_API_KEY?.trim()) {
+    const { loadConfig } = await import("./config.js");
+    if (!values.sandbox && !loadConfig(process.env, { sandbox: true }).apiKey) {
       const { config } = await resolveConfig(values, { keyless: true });
       const { registryToolsText } = await import("./cli/call.js");
       process.stdout.write(`${registryToolsText(config)}\n`);

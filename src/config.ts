@@ -3,6 +3,8 @@
  * winning. Every problem is a `ConfigError` whose message is one line fit for stderr; the key
  * is never part of a message.
  */
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
 import { DEFAULT_TOOLSETS, isToolset, TOOLSETS, type Toolset } from "./toolsets.js";
 
 export interface Config {
@@ -32,8 +34,56 @@ export interface Config {
   apiGeneration?: GenerationSetting;
   /** `WEBDATA_TASK_MAX_TTL_MS`: the longest TTL an MCP task gets (a longer request is clamped); default 24 h. */
   taskMaxTtlMs?: number;
+  /** `WEBDATA_CATALOG_REFRESH_MS`: ms between background refreshes of the agent catalog (default 10 min). */
+  catalogRefreshMs?: number;
+  /** The proxy the environment names (`HTTP(S)_PROXY`, `NO_PROXY`), for the API client; absent: direct. */
+  proxy?: ProxySettings;
+  /** What telemetry the environment asks for (`OTEL_*`, `WEBDATA_METRICS`). */
+  telemetry?: TelemetrySettings;
+  /** `WEBDATA_SANDBOX_KEY`: the key `web-data-mcp sandbox` accepts when `--key` is not given. */
+  sandboxKey?: string;
+  /** `--http` only: the transport's own settings. */
+  http?: HttpSettings;
   /** Start-up notes for stderr: what the configuration leaves out and why (e.g. the legacy tool). */
   notes?: string[];
+}
+
+/** As undici's `EnvHttpProxyAgent` takes them ("" = none). */
+export interface ProxySettings {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+}
+
+export interface TelemetrySettings {
+  /** Which OTLP signals the standard exporter variables ask for. */
+  otlp: { traces: boolean; metrics: boolean };
+  /** `WEBDATA_METRICS=1`: serve Prometheus `/metrics` in HTTP mode. */
+  prometheus: boolean;
+  /** `OTEL_SERVICE_NAME`. */
+  serviceName?: string;
+}
+
+/** The OAuth variables as given; `readOAuthSettings` (src/server/http/oauth) checks their combination. */
+export interface OAuthVariables {
+  issuer?: string;
+  scopes?: string;
+  introspectionUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export interface HttpSettings {
+  /** `WEBDATA_ALLOWED_HOSTS` / `WEBDATA_ALLOWED_ORIGINS` (the flags win). */
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  /** `WEBDATA_HTTP_DRAIN_MS` (default 10 s). */
+  drainMs: number;
+  /** `WEBDATA_HTTP_IDLE_MS`. */
+  idleTimeoutMs?: number;
+  /** `WEBDATA_REDIS_URL`. */
+  redisUrl?: string;
+  oauth: OAuthVariables;
 }
 
 /** CLI flags that override the environment (same meaning as the variables). */
@@ -47,6 +97,8 @@ export interface ConfigFlags {
   cacheDir?: string;
   publicUrl?: string;
   sandbox?: boolean;
+  /** `--http`: read the HTTP transport's settings too. */
+  http?: boolean;
 }
 
 export type ApiGeneration = 1 | 2;
@@ -172,6 +224,78 @@ function parseToolsets(
   return sets;
 }
 
+/** `~/.cache/web-data-mcp` (under `XDG_CACHE_HOME` when set), else the temp dir. */
+export function defaultCacheDir(xdgCacheHome?: string): string {
+  if (xdgCacheHome) return join(xdgCacheHome, "web-data-mcp");
+  let home = "";
+  try {
+    home = homedir();
+  } catch {
+    home = "";
+  }
+  return home ? join(home, ".cache", "web-data-mcp") : join(tmpdir(), "web-data-mcp");
+}
+
+function readProxy(env: NodeJS.ProcessEnv): ProxySettings | undefined {
+  const first = (...names: string[]) => names.map((n) => env[n]?.trim()).find((v) => v) ?? "";
+  const proxy = {
+    httpProxy: first("http_proxy", "HTTP_PROXY"),
+    httpsProxy: first("https_proxy", "HTTPS_PROXY"),
+    noProxy: first("no_proxy", "NO_PROXY"),
+  };
+  return proxy.httpProxy || proxy.httpsProxy ? proxy : undefined;
+}
+
+function readTelemetry(env: NodeJS.ProcessEnv): TelemetrySettings {
+  const set = (name: string) => !!env[name]?.trim();
+  const off = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true";
+  const any = set("OTEL_EXPORTER_OTLP_ENDPOINT");
+  return {
+    otlp: {
+      traces:
+        !off &&
+        (any || set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")) &&
+        env.OTEL_TRACES_EXPORTER?.trim() !== "none",
+      metrics:
+        !off &&
+        (any || set("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT")) &&
+        env.OTEL_METRICS_EXPORTER?.trim() !== "none",
+    },
+    prometheus: /^(1|true|yes|on)$/i.test(env.WEBDATA_METRICS?.trim() ?? ""),
+    ...(set("OTEL_SERVICE_NAME") ? { serviceName: env.OTEL_SERVICE_NAME?.trim() } : {}),
+  };
+}
+
+function readHttp(env: NodeJS.ProcessEnv): HttpSettings {
+  const redisUrl = blankToUndefined(env.WEBDATA_REDIS_URL);
+  if (redisUrl !== undefined && !/^rediss?:\/\//i.test(redisUrl)) {
+    throw new ConfigError(
+      "WEBDATA_REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379",
+    );
+  }
+  const idle = blankToUndefined(env.WEBDATA_HTTP_IDLE_MS);
+  return {
+    allowedHosts: parseList(env.WEBDATA_ALLOWED_HOSTS) ?? [],
+    allowedOrigins: parseList(env.WEBDATA_ALLOWED_ORIGINS) ?? [],
+    drainMs: parseNumber(
+      "WEBDATA_HTTP_DRAIN_MS",
+      blankToUndefined(env.WEBDATA_HTTP_DRAIN_MS),
+      10_000,
+      true,
+      0,
+    ),
+    ...(idle !== undefined ? { idleTimeoutMs: parseNumber("WEBDATA_HTTP_IDLE_MS", idle, 0, true, 0) } : {}),
+    ...(redisUrl !== undefined ? { redisUrl } : {}),
+    oauth: {
+      issuer: blankToUndefined(env.WEBDATA_OAUTH_ISSUER),
+      scopes: blankToUndefined(env.WEBDATA_OAUTH_SCOPES),
+      introspectionUrl: blankToUndefined(env.WEBDATA_OAUTH_INTROSPECTION_URL),
+      clientId: blankToUndefined(env.WEBDATA_OAUTH_CLIENT_ID),
+      clientSecret: blankToUndefined(env.WEBDATA_OAUTH_CLIENT_SECRET),
+    },
+  };
+}
+
 /**
  * Reads the configuration. In sandbox mode the key and base URL may be missing (the CLI fills
  * them in once the sandbox is listening).
@@ -224,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     notes,
   );
 
+  const proxy = readProxy(env);
   return {
     apiKey: apiKey ?? "",
     baseUrl: baseUrl ?? "",
@@ -240,7 +365,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
       false,
       0.01,
     ),
-    cacheDir: get(flags.cacheDir, "WEBDATA_CACHE_DIR"),
+    cacheDir:
+      get(flags.cacheDir, "WEBDATA_CACHE_DIR") ?? defaultCacheDir(blankToUndefined(env.XDG_CACHE_HOME)),
     httpToken,
     ...(keyHeader !== undefined ? { httpAllowKeyHeader: keyHeader === "1" } : {}),
     publicUrl: parseUrl("WEBDATA_PUBLIC_URL", get(flags.publicUrl, "WEBDATA_PUBLIC_URL")),
@@ -251,8 +377,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
           taskMaxTtlMs: parseNumber("WEBDATA_TASK_MAX_TTL_MS", env.WEBDATA_TASK_MAX_TTL_MS, 0, true, 60_000),
         }
       : {}),
+    ...catalogRefresh(env.WEBDATA_CATALOG_REFRESH_MS),
+    ...(blankToUndefined(env.WEBDATA_SANDBOX_KEY)
+      ? { sandboxKey: blankToUndefined(env.WEBDATA_SANDBOX_KEY) }
+      : {}),
+    ...(proxy ? { proxy } : {}),
+    telemetry: readTelemetry(env),
+    ...(flags.http ? { http: readHttp(env) } : {}),
     ...(notes.length > 0 ? { notes } : {}),
   };
+}
+
+/** Any positive number of ms, at least 50 (tests refresh fast); anything else keeps the default. */
+function catalogRefresh(raw: string | undefined): { catalogRefreshMs?: number } {
+  const n = Number(raw);
+  return raw?.trim() && Number.isFinite(n) && n > 0 ? { catalogRefreshMs: Math.max(50, n) } : {};
 }
 
 /** The secrets a config holds, for redaction of anything printed or returned. */

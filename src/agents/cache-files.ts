@@ -5,9 +5,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Config } from "../config.js";
+import { type Config, defaultCacheDir } from "../config.js";
 
 export const CACHE_VERSION = 1;
 export const DEFAULT_CACHE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -17,18 +16,6 @@ export interface CacheLocation {
   /** The catalog cache (`agents-<id>.json`). */
   file: string;
   maxAgeMs: number;
-}
-
-/** `WEBDATA_CACHE_DIR`, else `~/.cache/web-data-mcp` (XDG_CACHE_HOME honoured), else the temp dir. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, "web-data-mcp");
-  let home = "";
-  try {
-    home = homedir();
-  } catch {
-    home = "";
-  }
-  return home ? join(home, ".cache", "web-data-mcp") : join(tmpdir(), "web-data-mcp");
 }
 
 export function cacheFile(dir: string, baseUrl: string, apiKey: string): string {

@@ -13,7 +13,7 @@ import { type AgentDetail, AgentDetailSchema, type AgentRecord, AgentRecordSchem
 import { CACHE_VERSION, toolListFile, withinAge, writeFileAtomic } from "./cache-files.js";
 
 // The locations live in a zod-free module (the stdio fast front reads them); kept importable here.
-export { CACHE_VERSION, cacheFile, DEFAULT_CACHE_MAX_AGE_MS, defaultCacheDir } from "./cache-files.js";
+export { CACHE_VERSION, cacheFile, DEFAULT_CACHE_MAX_AGE_MS } from "./cache-files.js";
 
 export interface CatalogSnapshot {
   version: typeof CACHE_VERSION;

@@ -5,10 +5,8 @@ import { catalogCacheLocation } from "./cache-files.js";
 import { AgentCatalog } from "./catalog.js";
 
 /** ms between background refreshes of the catalog (`WEBDATA_CATALOG_REFRESH_MS`, default 10 min). */
-export function refreshIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.WEBDATA_CATALOG_REFRESH_MS);
-  return Number.isFinite(n) && n > 0 ? Math.max(50, n) : 10 * 60_000;
-}
+export const refreshIntervalMs = (config: Pick<Config, "catalogRefreshMs">): number =>
+  config.catalogRefreshMs ?? 10 * 60_000;
 
 export function createCatalog(
   config: Config,

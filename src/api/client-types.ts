@@ -3,7 +3,7 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import type { Clock } from "../clock.js";
-import type { GenerationSetting } from "../config.js";
+import type { GenerationSetting, ProxySettings } from "../config.js";
 import type { Timeouts } from "./http.js";
 import type { ApiObserver } from "./observer.js";
 import type {
@@ -40,6 +40,8 @@ export interface WebDataClientOptions {
   retryDeadlineMs?: number;
   /** An undici dispatcher to use instead of the client's own pool (the client does not close it). */
   dispatcher?: Dispatcher;
+  /** Send through this proxy (the configuration's `HTTP(S)_PROXY` / `NO_PROXY`); default direct. */
+  proxy?: ProxySettings;
   userAgent?: string;
   /** Told about every HTTP attempt and wait (telemetry); see observer.ts. */
   observer?: ApiObserver;

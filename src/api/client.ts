@@ -127,7 +127,8 @@ export class WebDataClient {
     const maxRps = options.maxRps ?? DEFAULT_MAX_RPS;
     this.clock = options.clock ?? realClock;
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? createDispatcher({ ...DEFAULT_TIMEOUTS, ...options.timeouts });
+    this.#dispatcher =
+      options.dispatcher ?? createDispatcher({ ...DEFAULT_TIMEOUTS, ...options.timeouts }, options.proxy);
     this.#generations = new GenerationRouter(
       options.generation ?? "auto",
       this.#base.href,

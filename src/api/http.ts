@@ -6,6 +6,7 @@
  * submission may have been accepted).
  */
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
+import type { ProxySettings } from "../config.js";
 
 export interface Timeouts {
   /** TCP (and TLS/proxy tunnel) connect. */
@@ -21,21 +22,15 @@ export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 60_000
 /** Responses larger than this are refused (a guard against a runaway body). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"];
-
-export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return PROXY_VARIABLES.some((name) => (env[name] ?? "").trim() !== "");
-}
-
-/** A keep-alive dispatcher with the given timeouts; goes through a proxy when the environment names one. */
-export function createDispatcher(timeouts: Timeouts, env: NodeJS.ProcessEnv = process.env): Dispatcher {
+/** A keep-alive dispatcher with the given timeouts; through the proxy when the configuration names one. */
+export function createDispatcher(timeouts: Timeouts, proxy?: ProxySettings): Dispatcher {
   const options = {
     connect: { timeout: timeouts.connectMs },
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
     keepAliveTimeout: 10_000,
   };
-  return proxyConfigured(env) ? new EnvHttpProxyAgent(options) : new Agent(options);
+  return proxy ? new EnvHttpProxyAgent({ ...options, ...proxy }) : new Agent(options);
 }
 
 export interface HttpRequest {

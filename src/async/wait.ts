@@ -64,14 +64,6 @@ const PERMANENT: ReadonlySet<ErrorCode> = new Set([
   "invalid_argument",
 ]);
 
-/** WEBDATA_WAIT_MS when it is a non-negative number, else 50000. */
-export function defaultWaitMs(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.WEBDATA_WAIT_MS);
-  return env.WEBDATA_WAIT_MS !== undefined && env.WEBDATA_WAIT_MS.trim() !== "" && value >= 0
-    ? value
-    : DEFAULT_WAIT_MS;
-}
-
 /** Resolves after `ms`, when `wake` settles, or when `signal` aborts — whichever is first. */
 async function pause(clock: Clock, ms: number, signal: AbortSignal, wake?: Promise<unknown>): Promise<void> {
   if (ms <= 0 || signal.aborted) return;
@@ -98,7 +90,7 @@ export async function waitFor(
   const what = `waiting for ${target.kind} ${target.id}`;
   const clock = options.clock ?? client.clock ?? realClock;
   const started = clock.now();
-  const deadlineMs = options.deadlineMs ?? defaultWaitMs();
+  const deadlineMs = options.deadlineMs ?? DEFAULT_WAIT_MS;
   const deadlineAt = started + deadlineMs;
   const poll = POLLERS[target.kind];
   const tracker = new ProgressTracker();

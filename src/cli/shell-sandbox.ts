@@ -13,7 +13,8 @@ import { randomBytes } from "node:crypto";
 import { lstat, readFile, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultCacheDir, writeFileAtomic } from "../agents/cache-files.js";
+import { writeFileAtomic } from "../agents/cache-files.js";
+import { defaultCacheDir } from "../config.js";
 
 export const SHELL_SANDBOX_IDLE_S = 15 * 60;
 const STATE_NAME = "shell-sandbox.json";

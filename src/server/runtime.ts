@@ -57,6 +57,7 @@ export function startRuntime(input: RuntimeInput): Runtime {
       legacyBaseUrl: config.legacyBaseUrl,
       legacyAuth: config.legacyAuth,
       maxRps: config.maxRps,
+      proxy: config.proxy,
       observer: input.observer,
       generation: config.apiGeneration,
       log: (message) => logger.warning(message),

@@ -10,7 +10,10 @@ import { SERVER_NAME, VERSION } from "./version.js";
 /** Serves until stdin ends or a signal arrives, then closes everything and runs `onClose`. */
 export async function runStdio(config: Config, onClose?: () => Promise<void>): Promise<void> {
   // OpenTelemetry is loaded only when the OTEL_* exporter variables ask for it.
-  const telemetry = await startTelemetry({ service: { name: SERVER_NAME, version: VERSION } });
+  const telemetry = await startTelemetry({
+    settings: config.telemetry,
+    service: { name: SERVER_NAME, version: VERSION },
+  });
   const app = createServer({ config, observer: telemetry?.apiObserver });
   // Knows the calls still unanswered: a SIGTERM answers them with an error before exiting.
   // Telemetry wraps inside it, so the answers `failPending` sends end their spans too.

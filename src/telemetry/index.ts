@@ -9,6 +9,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { MetricReader } from "@opentelemetry/sdk-metrics";
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { ApiObserver } from "../api/observer.js";
+import type { TelemetrySettings } from "../config.js";
 
 export interface Telemetry {
   /** Give it to `WebDataClient` (`observer`) for upstream spans and metrics. */
@@ -27,7 +28,8 @@ export interface Telemetry {
 }
 
 export interface TelemetryOptions {
-  env?: NodeJS.ProcessEnv;
+  /** What the configuration asks for (OTLP signals, the service name); default: nothing. */
+  settings?: TelemetrySettings;
   /** Serve metrics for Prometheus (`--metrics` / `WEBDATA_METRICS=1`). */
   prometheus?: boolean;
   /** The instrumentation scope (and `service.version`). */
@@ -38,28 +40,8 @@ export interface TelemetryOptions {
   metricReader?: MetricReader;
 }
 
-const set = (v: string | undefined) => v !== undefined && v.trim() !== "";
-
-/** Which signals the environment asks for (the standard OTLP exporter variables). */
-export function otlpWanted(env: NodeJS.ProcessEnv): { traces: boolean; metrics: boolean } {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return { traces: false, metrics: false };
-  const any = set(env.OTEL_EXPORTER_OTLP_ENDPOINT);
-  return {
-    traces:
-      (any || set(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) && env.OTEL_TRACES_EXPORTER?.trim() !== "none",
-    metrics:
-      (any || set(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT)) && env.OTEL_METRICS_EXPORTER?.trim() !== "none",
-  };
-}
-
-/** `WEBDATA_METRICS=1` (or true/yes/on). */
-export function metricsFlag(env: NodeJS.ProcessEnv): boolean {
-  return /^(1|true|yes|on)$/i.test(env.WEBDATA_METRICS?.trim() ?? "");
-}
-
 export async function startTelemetry(options: TelemetryOptions = {}): Promise<Telemetry | undefined> {
-  const env = options.env ?? process.env;
-  const otlp = otlpWanted(env);
+  const otlp = options.settings?.otlp ?? { traces: false, metrics: false };
   if (
     !otlp.traces &&
     !otlp.metrics &&
@@ -70,5 +52,5 @@ export async function startTelemetry(options: TelemetryOptions = {}): Promise<Te
     return undefined;
   }
   const { createTelemetry } = await import("./otel.js");
-  return createTelemetry({ ...options, env, otlp });
+  return createTelemetry({ ...options, otlp });
 }

@@ -23,11 +23,10 @@ import { instrumentTransport, mcpInstruments } from "./mcp-spans.js";
 import { upstreamObserver } from "./upstream.js";
 
 export function createTelemetry(
-  options: TelemetryOptions & { env: NodeJS.ProcessEnv; otlp: { traces: boolean; metrics: boolean } },
+  options: TelemetryOptions & { otlp: { traces: boolean; metrics: boolean } },
 ): Telemetry {
-  const { env } = options;
   const resource = resourceFromAttributes({
-    "service.name": env.OTEL_SERVICE_NAME?.trim() || "web-data-mcp",
+    "service.name": options.settings?.serviceName || "web-data-mcp",
     "service.version": options.service?.version ?? "0.0.0",
   }).merge(detectResources({ detectors: [envDetector] }));
 

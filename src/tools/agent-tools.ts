@@ -88,7 +88,7 @@ function startRefreshing(host: ServerHost, catalog: AgentCatalog): void {
       if (!catalog.closed)
         host.log.warning(`agent catalog refresh failed: ${e instanceof Error ? e.message : e}`);
     })
-    .finally(() => catalog.startAutoRefresh(refreshIntervalMs()));
+    .finally(() => catalog.startAutoRefresh(refreshIntervalMs(host.config)));
 }
 
 /** What a dedicated tool is made from: the agent's details, or that it is absent / not known yet. */

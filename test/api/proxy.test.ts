@@ -3,6 +3,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
+import { loadConfig } from "../../src/config.js";
 import { type FakeServer, json, startFakeServer, TASK } from "../helpers/fake-upstream.js";
 
 interface Proxy {
@@ -67,18 +68,11 @@ async function startProxy(): Promise<Proxy> {
   };
 }
 
-const PROXY_VARS = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy"];
-let saved: Record<string, string | undefined> = {};
 let proxy: Proxy | undefined;
 let api: FakeServer | undefined;
 let client: WebDataClient | undefined;
 
 afterEach(async () => {
-  for (const name of PROXY_VARS) {
-    if (saved[name] === undefined) delete process.env[name];
-    else process.env[name] = saved[name];
-  }
-  saved = {};
   await client?.close();
   await proxy?.close();
   await api?.close();
@@ -87,20 +81,19 @@ afterEach(async () => {
   api = undefined;
 });
 
-function setProxyEnv(values: Record<string, string>) {
-  for (const name of PROXY_VARS) {
-    saved[name] = process.env[name];
-    delete process.env[name];
-  }
-  Object.assign(process.env, values);
-}
+/** The proxy as the one config loader reads it from an environment naming these variables. */
+const proxyFrom = (env: Record<string, string>) =>
+  loadConfig({ ...env, WEBDATA_API_KEY: "k", WEBDATA_BASE_URL: "http://127.0.0.1" }).proxy;
 
 describe("proxy", () => {
   it("sends requests through HTTP_PROXY when it is set", async () => {
     api = await startFakeServer((_req, res) => json(res, 200, { task: TASK }));
     proxy = await startProxy();
-    setProxyEnv({ HTTP_PROXY: proxy.url });
-    client = new WebDataClient({ baseUrl: api.url, apiKey: `proxy-key-${Math.random()}` });
+    client = new WebDataClient({
+      baseUrl: api.url,
+      apiKey: `proxy-key-${Math.random()}`,
+      proxy: proxyFrom({ HTTP_PROXY: proxy.url }),
+    });
     await expect(client.getTask(TASK.id)).resolves.toMatchObject({ task: { id: TASK.id } });
     const host = new URL(api.url).host;
     expect(
@@ -112,8 +105,11 @@ describe("proxy", () => {
   it("goes direct for hosts listed in NO_PROXY", async () => {
     api = await startFakeServer((_req, res) => json(res, 200, { task: TASK }));
     proxy = await startProxy();
-    setProxyEnv({ HTTP_PROXY: proxy.url, NO_PROXY: "127.0.0.1" });
-    client = new WebDataClient({ baseUrl: api.url, apiKey: `proxy-key-${Math.random()}` });
+    client = new WebDataClient({
+      baseUrl: api.url,
+      apiKey: `proxy-key-${Math.random()}`,
+      proxy: proxyFrom({ HTTP_PROXY: proxy.url, NO_PROXY: "127.0.0.1" }),
+    });
     await client.getTask(TASK.id);
     expect(proxy.seen).toHaveLength(0);
     expect(api.requests).toHaveLength(1);
@@ -122,8 +118,11 @@ describe("proxy", () => {
   it("goes direct when no proxy is set", async () => {
     api = await startFakeServer((_req, res) => json(res, 200, { task: TASK }));
     proxy = await startProxy();
-    setProxyEnv({});
-    client = new WebDataClient({ baseUrl: api.url, apiKey: `proxy-key-${Math.random()}` });
+    client = new WebDataClient({
+      baseUrl: api.url,
+      apiKey: `proxy-key-${Math.random()}`,
+      proxy: proxyFrom({}),
+    });
     await client.getTask(TASK.id);
     expect(proxy.seen).toHaveLength(0);
   });

@@ -55,6 +55,21 @@ describe("api/ speaks HTTP and API terms only", () => {
   });
 });
 
+describe("configuration is loaded once", () => {
+  it("reads process.env only in src/config.ts and the entry point that hands it over (src/cli.ts)", () => {
+    const readers = grep(/process\.env\b/).filter((h) => h.startsWith("src/"));
+    const elsewhere = readers.filter(
+      (h) =>
+        !h.startsWith("src/config.ts:") &&
+        !h.startsWith("src/cli.ts:") &&
+        // The detached shell sandbox inherits the environment, less the secrets (not a read).
+        !/^src\/cli\/shell-sandbox\.ts:\d+: env: \{ \.\.\.withoutSecrets\(process\.env\)/.test(h),
+    );
+    expect(readers.length).toBeGreaterThan(0);
+    expect(elsewhere).toEqual([]);
+  });
+});
+
 describe("the SDK through its public API only", () => {
   it("reads or writes no underscore (private) member", () => {
     // `_meta` is a protocol field, not an SDK member.

@@ -7,8 +7,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
 import { createResourceServer } from "../../src/server/http/oauth/resource-server.js";
 import { readOAuthSettings } from "../../src/server/http/oauth/settings.js";
+
+/** The OAuth variables as the one config loader reads them from an environment. */
+const oauthVariables = (env: NodeJS.ProcessEnv) =>
+  loadConfig(env, { sandbox: true, http: true }).http?.oauth ?? {};
+
 import { TokenError } from "../../src/server/http/oauth/token-error.js";
 import { createTokenVerifier } from "../../src/server/http/oauth/verifier.js";
 
@@ -99,10 +105,9 @@ describe("token type", () => {
   it("verifier(typ): a JWT that is not an access token (typ JWT, none) is refused; at+jwt passes", async () => {
     const k = await key("typ-key");
     published = [...published, k.jwk];
-    const settings = readOAuthSettings(
-      { WEBDATA_OAUTH_ISSUER: issuer },
-      { publicUrl: "https://mcp.example.com" },
-    );
+    const settings = readOAuthSettings(oauthVariables({ WEBDATA_OAUTH_ISSUER: issuer }), {
+      publicUrl: "https://mcp.example.com",
+    });
     const verifier = createTokenVerifier(settings!, RESOURCE);
     await expect(verifier.verifyAccessToken(await sign(k))).resolves.toMatchObject({
       extra: { sub: "alice" },
@@ -123,11 +128,11 @@ describe("OAuth settings", () => {
   };
 
   it("settings(off): nothing set is no OAuth", () => {
-    expect(readOAuthSettings({}, {})).toBeUndefined();
+    expect(readOAuthSettings(oauthVariables({}), {})).toBeUndefined();
   });
 
   it("settings(on): scopes split on spaces or commas", () => {
-    expect(readOAuthSettings(env, { publicUrl: "https://mcp.example.com" })).toEqual({
+    expect(readOAuthSettings(oauthVariables(env), { publicUrl: "https://mcp.example.com" })).toEqual({
       issuer: "https://login.example.com/tenant",
       scopes: ["mcp:tools", "mcp:read"],
       introspectionUrl: undefined,
@@ -138,24 +143,25 @@ describe("OAuth settings", () => {
 
   it("settings(static token too): a start-up error saying to choose one", () => {
     expect(() =>
-      readOAuthSettings(env, { httpToken: "t0ken", publicUrl: "https://mcp.example.com" }),
+      readOAuthSettings(oauthVariables(env), { httpToken: "t0ken", publicUrl: "https://mcp.example.com" }),
     ).toThrow(/both WEBDATA_OAUTH_ISSUER and a static access token .* choose one/);
   });
 
   it("settings(no public URL, half a client credential, bad URL): each says what to set", () => {
-    expect(() => readOAuthSettings(env, {})).toThrow(/needs WEBDATA_PUBLIC_URL/);
+    expect(() => readOAuthSettings(oauthVariables(env), {})).toThrow(/needs WEBDATA_PUBLIC_URL/);
     expect(() =>
-      readOAuthSettings({ ...env, WEBDATA_OAUTH_CLIENT_ID: "rs" }, { publicUrl: "https://mcp.example.com" }),
+      readOAuthSettings(oauthVariables({ ...env, WEBDATA_OAUTH_CLIENT_ID: "rs" }), {
+        publicUrl: "https://mcp.example.com",
+      }),
     ).toThrow(/set both WEBDATA_OAUTH_CLIENT_ID and WEBDATA_OAUTH_CLIENT_SECRET/);
     expect(() =>
-      readOAuthSettings(
-        { WEBDATA_OAUTH_ISSUER: "login.example.com" },
-        { publicUrl: "https://mcp.example.com" },
-      ),
+      readOAuthSettings(oauthVariables({ WEBDATA_OAUTH_ISSUER: "login.example.com" }), {
+        publicUrl: "https://mcp.example.com",
+      }),
     ).toThrow(/not a valid URL/);
-    expect(() => readOAuthSettings({ WEBDATA_OAUTH_INTROSPECTION_URL: "https://x.example/i" }, {})).toThrow(
-      /needs WEBDATA_OAUTH_ISSUER/,
-    );
+    expect(() =>
+      readOAuthSettings(oauthVariables({ WEBDATA_OAUTH_INTROSPECTION_URL: "https://x.example/i" }), {}),
+    ).toThrow(/needs WEBDATA_OAUTH_ISSUER/);
   });
 });
 

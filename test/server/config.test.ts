@@ -52,6 +52,57 @@ describe("loadConfig", () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it("reads the process settings the other layers use: cache dir, catalog refresh, proxy, telemetry", () => {
+    const c = loadConfig({
+      ...base,
+      XDG_CACHE_HOME: "/xdg",
+      WEBDATA_CATALOG_REFRESH_MS: "10",
+      HTTPS_PROXY: "http://upper:1",
+      https_proxy: "http://lower:2",
+      NO_PROXY: "127.0.0.1",
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+      OTEL_METRICS_EXPORTER: "none",
+      OTEL_SERVICE_NAME: "mine",
+      WEBDATA_METRICS: "yes",
+    });
+    expect(c.cacheDir).toBe("/xdg/web-data-mcp");
+    expect(c.catalogRefreshMs).toBe(50);
+    expect(c.proxy).toEqual({ httpProxy: "", httpsProxy: "http://lower:2", noProxy: "127.0.0.1" });
+    expect(c.telemetry).toEqual({
+      otlp: { traces: true, metrics: false },
+      prometheus: true,
+      serviceName: "mine",
+    });
+    expect(c.http).toBeUndefined();
+    const plain = loadConfig({ ...base, NO_PROXY: "x", WEBDATA_CACHE_DIR: "/mine" });
+    expect(plain.proxy).toBeUndefined();
+    expect(plain.cacheDir).toBe("/mine");
+    expect(plain.catalogRefreshMs).toBeUndefined();
+  });
+
+  it("reads the HTTP transport's settings with --http only, and refuses bad ones", () => {
+    const env = {
+      ...base,
+      WEBDATA_ALLOWED_HOSTS: "a.example, b.example",
+      WEBDATA_HTTP_IDLE_MS: "9000",
+      WEBDATA_REDIS_URL: "redis://127.0.0.1:6379",
+      WEBDATA_OAUTH_ISSUER: "https://login.example.com",
+    };
+    expect(loadConfig(env, { http: true }).http).toEqual({
+      allowedHosts: ["a.example", "b.example"],
+      allowedOrigins: [],
+      drainMs: 10_000,
+      idleTimeoutMs: 9000,
+      redisUrl: "redis://127.0.0.1:6379",
+      oauth: { issuer: "https://login.example.com" },
+    });
+    expect(() => loadConfig({ ...env, WEBDATA_REDIS_URL: "127.0.0.1:6379" }, { http: true })).toThrow(
+      /WEBDATA_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/,
+    );
+    expect(() => loadConfig({ ...env, WEBDATA_HTTP_DRAIN_MS: "soon" }, { http: true })).toThrow(ConfigError);
+    expect(loadConfig({ ...env, WEBDATA_REDIS_URL: "bad" }).http).toBeUndefined();
+  });
+
   it("needs neither key nor base URL in sandbox mode", () => {
     expect(loadConfig({}, { sandbox: true })).toMatchObject({
       sandbox: true,

@@ -15,7 +15,7 @@ let http: HttpServer;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ key: KEY });
-  const telemetry = await startTelemetry({ env: {}, prometheus: true });
+  const telemetry = await startTelemetry({ prometheus: true });
   http = await startHttpServer({ config: sandboxConfig(sandbox, KEY), port: 0, telemetry, log: () => {} });
 });
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
     config,
     port: 0,
     token: TOKEN,
-    telemetry: await startTelemetry({ env: {}, prometheus: true }),
+    telemetry: await startTelemetry({ prometheus: true }),
     log: () => {},
   });
   separate = await startHttpServer({
@@ -31,7 +31,7 @@ beforeAll(async () => {
     port: 0,
     token: TOKEN,
     metricsPort: 0,
-    telemetry: await startTelemetry({ env: {}, prometheus: true }),
+    telemetry: await startTelemetry({ prometheus: true }),
     log: () => {},
   });
   plain = await startHttpServer({ config, port: 0, log: () => {} });

@@ -5,6 +5,7 @@
  */
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HttpServer, startHttpServer } from "../../src/server/http.js";
 import { startTelemetry } from "../../src/telemetry/index.js";
@@ -22,7 +23,7 @@ let session: Connected;
 beforeAll(async () => {
   sandbox = await startSandbox({ key: KEY });
   exporter = new InMemorySpanExporter();
-  const telemetry = await startTelemetry({ env: {}, spanExporter: exporter, prometheus: true });
+  const telemetry = await startTelemetry({ spanExporter: exporter, prometheus: true });
   http = await startHttpServer({ config: sandboxConfig(sandbox, KEY), port: 0, telemetry, log: () => {} });
   session = await connect(http.url);
 });
@@ -37,9 +38,14 @@ const attr = (span: ReadableSpan, name: string) => span.attributes[name];
 
 describe("telemetry (MCP semantic conventions)", () => {
   it("telemetry(off): nothing asked for loads nothing", async () => {
-    expect(await startTelemetry({ env: {} })).toBeUndefined();
+    expect(await startTelemetry({ settings: loadConfig({}, { sandbox: true }).telemetry })).toBeUndefined();
     expect(
-      await startTelemetry({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: "http://x", OTEL_SDK_DISABLED: "true" } }),
+      await startTelemetry({
+        settings: loadConfig(
+          { OTEL_EXPORTER_OTLP_ENDPOINT: "http://x", OTEL_SDK_DISABLED: "true" },
+          { sandbox: true },
+        ).telemetry,
+      }),
     ).toBeUndefined();
   });
 

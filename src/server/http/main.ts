@@ -4,7 +4,7 @@
  * the drain bound, then sessions close and the process exits 0; a second signal exits at once).
  */
 import type { Config } from "../../config.js";
-import { metricsFlag, startTelemetry } from "../../telemetry/index.js";
+import { startTelemetry } from "../../telemetry/index.js";
 import { DEFAULT_HTTP_PORT, startHttpServer } from "../http.js";
 import { SERVER_NAME, VERSION } from "../version.js";
 import { isLoopbackHost } from "./guard.js";
@@ -24,56 +24,31 @@ export interface HttpFlags {
   metricsPort?: number;
 }
 
-/** Environment read by the HTTP transport only (the rest is in config.ts). */
-export const HTTP_ENV = {
-  allowedHosts: "WEBDATA_ALLOWED_HOSTS",
-  allowedOrigins: "WEBDATA_ALLOWED_ORIGINS",
-  drainMs: "WEBDATA_HTTP_DRAIN_MS",
-  idleMs: "WEBDATA_HTTP_IDLE_MS",
-  redisUrl: "WEBDATA_REDIS_URL",
-} as const;
-
 const list = (raw: string | undefined) =>
   (raw ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
 
-function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const raw = env[HTTP_ENV.redisUrl]?.trim();
-  if (!raw) return undefined;
-  if (!/^rediss?:\/\//i.test(raw)) {
-    throw new Error(`${HTTP_ENV.redisUrl} must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379`);
-  }
-  return raw;
-}
-
-function ms(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number of milliseconds`);
-  return n;
-}
-
 export async function runHttpCommand(
   config: Config,
   flags: HttpFlags,
   stop: () => Promise<void>,
-  env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   const host = flags.host ?? "127.0.0.1";
   const write = (line: string) => process.stderr.write(`web-data-mcp: ${line}\n`);
-  const drainMs = ms(env, HTTP_ENV.drainMs) ?? 10_000;
-  const allowedHosts = list(flags.allowedHosts ?? env[HTTP_ENV.allowedHosts]);
+  const settings = config.http;
+  if (!settings) throw new Error("runHttpCommand needs the configuration loaded with { http: true }");
+  const drainMs = settings.drainMs;
+  const allowedHosts = flags.allowedHosts === undefined ? settings.allowedHosts : list(flags.allowedHosts);
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     const token = flags.token?.trim() || config.httpToken;
-    const oauth = readOAuthSettings(env, { httpToken: token, publicUrl: config.publicUrl });
+    const oauth = readOAuthSettings(settings.oauth, { httpToken: token, publicUrl: config.publicUrl });
     // Loads OpenTelemetry only when OTEL_* exporters or metrics are asked for.
     const telemetry = await startTelemetry({
-      env,
-      prometheus: flags.metrics || flags.metricsPort !== undefined || metricsFlag(env),
+      settings: config.telemetry,
+      prometheus: flags.metrics || flags.metricsPort !== undefined || !!config.telemetry?.prometheus,
       service: { name: SERVER_NAME, version: VERSION },
     });
     http = await startHttpServer({
@@ -85,9 +60,10 @@ export async function runHttpCommand(
       port: flags.port ?? DEFAULT_HTTP_PORT,
       token,
       allowedHosts,
-      allowedOrigins: list(flags.allowedOrigins ?? env[HTTP_ENV.allowedOrigins]),
-      idleTimeoutMs: ms(env, HTTP_ENV.idleMs),
-      redisUrl: redisUrl(env),
+      allowedOrigins:
+        flags.allowedOrigins === undefined ? settings.allowedOrigins : list(flags.allowedOrigins),
+      idleTimeoutMs: settings.idleTimeoutMs,
+      redisUrl: settings.redisUrl,
       drainMs,
       log: write,
     });
@@ -100,11 +76,9 @@ export async function runHttpCommand(
     write("note: only loopback Host headers are allowed; add the names clients use with --allowed-hosts");
   }
   if (http.callbacks) write("webhook completion on: async tasks call back to WEBDATA_PUBLIC_URL");
-  if (env[HTTP_ENV.redisUrl]?.trim())
-    write("fleet mode: sessions, streams, tasks and the rate limit shared in Redis");
+  if (settings.redisUrl) write("fleet mode: sessions, streams, tasks and the rate limit shared in Redis");
   if (http.metricsUrl) write(`Prometheus metrics at ${http.metricsUrl}`);
-  if (http.oauthResource)
-    write(`OAuth on: tokens from ${env.WEBDATA_OAUTH_ISSUER} for ${http.oauthResource}`);
+  if (http.oauthResource) write(`OAuth on: tokens from ${settings.oauth.issuer} for ${http.oauthResource}`);
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {

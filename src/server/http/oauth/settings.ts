@@ -1,7 +1,8 @@
 /**
- * OAuth resource-server settings from the environment (read by the HTTP transport only, like
- * `HTTP_ENV` in ../main.ts). Off unless `WEBDATA_OAUTH_ISSUER` is set.
+ * OAuth resource-server settings from the configuration's OAuth variables (src/config.ts reads
+ * them). Off unless `WEBDATA_OAUTH_ISSUER` is set.
  */
+import type { OAuthVariables } from "../../../config.js";
 
 export const OAUTH_ENV = {
   issuer: "WEBDATA_OAUTH_ISSUER",
@@ -43,11 +44,11 @@ function httpUrl(name: string, value: string): string {
  * combination: a static token as well, no public URL, half a client credential.
  */
 export function readOAuthSettings(
-  env: NodeJS.ProcessEnv,
+  vars: OAuthVariables,
   context: { httpToken?: string; publicUrl?: unknown } = {},
 ): OAuthSettings | undefined {
-  const issuer = blank(env[OAUTH_ENV.issuer]);
-  const introspectionUrl = blank(env[OAUTH_ENV.introspectionUrl]);
+  const issuer = blank(vars.issuer);
+  const introspectionUrl = blank(vars.introspectionUrl);
   if (!issuer) {
     if (introspectionUrl) throw new Error(`${OAUTH_ENV.introspectionUrl} needs ${OAUTH_ENV.issuer} as well`);
     return undefined;
@@ -62,14 +63,14 @@ export function readOAuthSettings(
       `${OAUTH_ENV.issuer} needs WEBDATA_PUBLIC_URL (the address clients use, e.g. https://mcp.example.com): tokens are checked against it`,
     );
   }
-  const clientId = blank(env[OAUTH_ENV.clientId]);
-  const clientSecret = blank(env[OAUTH_ENV.clientSecret]);
+  const clientId = blank(vars.clientId);
+  const clientSecret = blank(vars.clientSecret);
   if (!!clientId !== !!clientSecret) {
     throw new Error(`set both ${OAUTH_ENV.clientId} and ${OAUTH_ENV.clientSecret}, or neither`);
   }
   return {
     issuer: httpUrl(OAUTH_ENV.issuer, issuer),
-    scopes: (blank(env[OAUTH_ENV.scopes]) ?? "").split(/[\s,]+/).filter(Boolean),
+    scopes: (blank(vars.scopes) ?? "").split(/[\s,]+/).filter(Boolean),
     introspectionUrl: introspectionUrl && httpUrl(OAUTH_ENV.introspectionUrl, introspectionUrl),
     clientId,
     clientSecret,
