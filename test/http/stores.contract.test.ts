@@ -40,16 +40,22 @@ const REPLAY: ReplayLimits = { maxEventBytes: 2_000, maxSessionBytes: 10_000, tt
 const alice = new Principal("alice-id", "oauth");
 const bob = new Principal("bob-id", "oauth");
 
+/** Each reading a millisecond later: activity order is never a tie (Redis would order ties by id). */
+const ticking = () => {
+  let t = Date.now();
+  return () => ++t;
+};
+
 const kinds = [
   {
     name: "memory",
-    sessions: (): SessionStore => new MemorySessions(LIMITS),
+    sessions: (): SessionStore => new MemorySessions(LIMITS, ticking()),
     ownership: (): OwnershipStore => new MemoryOwnership(),
     events: (): StreamEvents => new MemoryEvents(REPLAY),
   },
   {
     name: "redis",
-    sessions: (): SessionStore => new RedisSessions(shared, LIMITS),
+    sessions: (): SessionStore => new RedisSessions(shared, LIMITS, ticking()),
     ownership: (): OwnershipStore => new RedisOwnership(shared),
     events: (): StreamEvents => new RedisEvents(shared, REPLAY),
   },
