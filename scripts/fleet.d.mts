@@ -3,6 +3,8 @@ import type { ChildProcess } from "node:child_process";
 
 export declare const CLI: string;
 export declare function freePort(): Promise<number>;
+/** A redis-server on a free loopback port, without persistence, its files in `dir`. */
+export declare function startRedisServer(dir: string): Promise<{ url: string; stop(): Promise<void> }>;
 
 export interface Replica {
   child: ChildProcess;

@@ -63,35 +63,43 @@ async function stopProc(p, signal = "SIGTERM") {
   p.child.kill(signal);
   await p.exited;
 }
+/** A redis-server on a free loopback port, without persistence, its files in `dir`. */
+export async function startRedisServer(dir) {
+  const port = await freePort();
+  const proc = start(which("redis-server", ["/usr/bin/redis-server"]), [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--dir",
+    dir,
+  ]);
+  const stop = () => stopProc(proc);
+  await untilListening(port, proc.alive, "redis-server").catch(async (error) => {
+    await stop();
+    throw error;
+  });
+  return { url: `redis://127.0.0.1:${port}`, stop };
+}
 export async function startFleet(options) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
   const dir = mkdtempSync(join(tmpdir(), "webdata-fleet-"));
-  const procs = [];
   const replicas = [];
   let nginx;
+  let redis;
   const stop = async () => {
     await stopProc(nginx, "SIGQUIT");
     await Promise.all(replicas.map((r) => stopProc(r, "SIGKILL")));
-    await Promise.all(procs.map((p) => stopProc(p)));
+    await redis?.stop();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const redisPort = await freePort();
-    const redis = start(which("redis-server", ["/usr/bin/redis-server"]), [
-      "--port",
-      String(redisPort),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-    ]);
-    procs.push(redis);
-    await untilListening(redisPort, redis.alive, "redis-server");
-    const redisUrl = `redis://127.0.0.1:${redisPort}`;
+    redis = await startRedisServer(dir);
+    const redisUrl = redis.url;
     const lbPort = await freePort();
     const lb = `127.0.0.1:${lbPort}`;
     const clean = {};
