@@ -6,11 +6,10 @@
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { describe, expect, it, vi } from "vitest";
 import type { Authenticator } from "../../src/server/http/auth.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { connect, raw, sandboxConfig, textOf } from "./helpers.js";
+import { useHttpServer } from "../helpers/http-server.js";
+import { connect, raw, textOf } from "./helpers.js";
 
 const KEY = "wdk_fairQZXJVKWPRTMN";
 const user = (sub: string): AuthInfo => ({
@@ -24,41 +23,30 @@ const authenticate: Authenticator = (request) => {
   return sub ? { ok: true, auth: user(sub) } : { ok: false, status: 401, message: "Unauthorized" };
 };
 
-let sandbox: Sandbox;
-let http: HttpServer;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ key: KEY, taskLatencyMs: 600_000 });
-  http = await startHttpServer({
-    config: sandboxConfig(sandbox, KEY),
-    port: 0,
-    authenticate,
-    fairShare: { maxRunning: 2 },
-    log: () => {},
-  });
-});
-
-afterAll(async () => {
-  await http?.shutdown(0);
-  await sandbox?.close();
+const fx = useHttpServer(KEY, {
+  sandbox: { taskLatencyMs: 600_000 },
+  server: { authenticate, fairShare: { maxRunning: 2 } },
 });
 
 const submissions = (from: number) =>
-  sandbox.requests.slice(from).filter((r) => r.method === "POST" && /^\/v[12]\/extract\/async$/.test(r.path));
+  fx.sandbox.requests
+    .slice(from)
+    .filter((r) => r.method === "POST" && /^\/v[12]\/extract\/async$/.test(r.path));
 const waiting = async () =>
-  (await raw(http.url.replace(/\/mcp$/, "/healthz"), { headers: { authorization: "Bearer alice" } })).json()
-    .long_calls_waiting as number;
+  (
+    await raw(fx.http.url.replace(/\/mcp$/, "/healthz"), { headers: { authorization: "Bearer alice" } })
+  ).json().long_calls_waiting as number;
 const page = (path: string) => ({
   name: "extract_page",
-  arguments: { url: `${sandbox.siteUrl}/${path}`, render: true, max_chars: 300 },
+  arguments: { url: `${fx.sandbox.siteUrl}/${path}`, render: true, max_chars: 300 },
 });
 
 describe("fair share of long work", () => {
   it("queues one principal's burst in its own lane; another principal's call is not behind it", async () => {
-    const alice = await connect(http.url, { authorization: "Bearer alice" });
-    const bob = await connect(http.url, { authorization: "Bearer bob" });
+    const alice = await connect(fx.http.url, { authorization: "Bearer alice" });
+    const bob = await connect(fx.http.url, { authorization: "Bearer bob" });
     try {
-      const from = sandbox.requests.length;
+      const from = fx.sandbox.requests.length;
       for (let i = 0; i < 5; i++) {
         await alice.client.request(
           { method: "tools/call", params: { ...page(`burst-${i}`), task: { ttl: 600_000 } } },
@@ -67,7 +55,7 @@ describe("fair share of long work", () => {
       }
       await vi.waitFor(async () => expect(await waiting()).toBe(3), { timeout: 10_000, interval: 50 });
       expect(submissions(from)).toHaveLength(2);
-      sandbox.configure({ taskLatencyMs: 50 });
+      fx.sandbox.configure({ taskLatencyMs: 50 });
       const theirs = await bob.client.callTool(page("bob"), CallToolResultSchema);
       expect(theirs.isError, textOf(theirs)).toBeFalsy();
       const seen = submissions(from);

@@ -4,30 +4,21 @@
  * protocol method get -32602 naming the field, without a doubled `MCP error` prefix.
  */
 import { GetTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { connect, INITIALIZE, raw, sandboxConfig } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useHttpServer } from "../helpers/http-server.js";
+import { connect, INITIALIZE, raw } from "./helpers.js";
 
 const KEY = "wdk_protoQZXJVKWPRTMN";
-let sandbox: Sandbox;
-let http: HttpServer;
+const fx = useHttpServer(KEY);
 let session: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
-  http = await startHttpServer({ config: sandboxConfig(sandbox, KEY), port: 0, log: () => {} });
-  const opened = await raw(http.url, { body: INITIALIZE });
+  const opened = await raw(fx.http.url, { body: INITIALIZE });
   session = opened.headers["mcp-session-id"] as string;
 });
 
-afterAll(async () => {
-  await http?.shutdown(0);
-  await sandbox?.close();
-});
-
 const post = (body: unknown, version = "2025-06-18") =>
-  raw(http.url, { headers: { "mcp-session-id": session, "mcp-protocol-version": version }, body });
+  raw(fx.http.url, { headers: { "mcp-session-id": session, "mcp-protocol-version": version }, body });
 
 /** The JSON-RPC message of a POST answered as JSON or as one SSE event. */
 function message(body: string): { error?: { code: number; message: string }; result?: unknown } {
@@ -43,12 +34,12 @@ describe("MCP-Protocol-Version", () => {
       expect(ping.status).toBe(400);
       expect(ping.body).toMatch(/protocol version/i);
       const headers = { "mcp-session-id": session, "mcp-protocol-version": v };
-      const get = await raw(http.url, {
+      const get = await raw(fx.http.url, {
         method: "GET",
         headers: { ...headers, accept: "text/event-stream", "last-event-id": "x" },
       });
       expect(get.status).toBe(400);
-      expect((await raw(http.url, { method: "DELETE", headers })).status).toBe(400);
+      expect((await raw(fx.http.url, { method: "DELETE", headers })).status).toBe(400);
       // The session survived the refused DELETE.
       expect((await post({ jsonrpc: "2.0", id: 3, method: "ping" })).status).toBe(200);
     },
@@ -82,7 +73,7 @@ describe("invalid params of a protocol method", () => {
   });
 
   it("reaches an SDK client with the MCP error prefix once", async () => {
-    const connected = await connect(http.url);
+    const connected = await connect(fx.http.url);
     try {
       const error = await connected.client
         .request({ method: "tasks/get", params: { taskId: "no-such-task" } }, GetTaskResultSchema)

@@ -3,8 +3,7 @@
  * callback the API lets us give headers), never in a callback URL, and a fleet's shared store
  * holds only keyed hashes of the token and the secret, never either in clear.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { describe, expect, it } from "vitest";
 import { credentialHasher } from "../../src/server/http/auth.js";
 import {
   CALLBACK_PATH,
@@ -12,8 +11,8 @@ import {
   CallbackRegistry,
   type CallbackShare,
 } from "../../src/server/http/callbacks.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { connect, raw, sandboxConfig, textOf } from "./helpers.js";
+import { useHttpServer } from "../helpers/http-server.js";
+import { connect, raw, textOf } from "./helpers.js";
 
 const KEY = "wdk_secretQZXJVKWPRTM";
 
@@ -53,37 +52,24 @@ describe("callback registrations", () => {
 });
 
 describe("over HTTP", () => {
-  let sandbox: Sandbox;
-  let http: HttpServer;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ key: KEY, taskLatencyMs: 100, crawlPageMs: 20, allowCallbacks: true });
-    http = await startHttpServer({
-      config: sandboxConfig(sandbox, KEY),
-      port: 0,
-      publicUrl: (port) => `http://127.0.0.1:${port}`,
-      log: () => {},
-    });
-  });
-
-  afterAll(async () => {
-    await http?.shutdown(0);
-    await sandbox?.close();
+  const fx = useHttpServer(KEY, {
+    sandbox: { taskLatencyMs: 100, crawlPageMs: 20, allowCallbacks: true },
+    server: { publicUrl: (port) => `http://127.0.0.1:${port}` },
   });
 
   it("never hands the API a callback URL with a secret in it", async () => {
-    const c = await connect(http.url);
+    const c = await connect(fx.http.url);
     try {
-      const before = http.callbacks!.deliveries;
+      const before = fx.http.callbacks!.deliveries;
       for (const [name, args] of [
-        ["extract_page", { url: `${sandbox.siteUrl}/`, render: true }],
-        ["crawl_site", { url: `${sandbox.siteUrl}/`, limit: 2 }],
+        ["extract_page", { url: `${fx.sandbox.siteUrl}/`, render: true }],
+        ["crawl_site", { url: `${fx.sandbox.siteUrl}/`, limit: 2 }],
       ] as const) {
         const result = await c.client.callTool({ name, arguments: args });
         expect(result.isError, textOf(result)).toBeFalsy();
       }
-      expect(http.callbacks!.deliveries).toBe(before + 2);
-      const urls = sandbox.callbacks.map((cb) => cb.url);
+      expect(fx.http.callbacks!.deliveries).toBe(before + 2);
+      const urls = fx.sandbox.callbacks.map((cb) => cb.url);
       expect(urls.length).toBeGreaterThanOrEqual(2);
       for (const url of urls) expect(url).not.toMatch(/secret/i);
     } finally {
@@ -92,9 +78,9 @@ describe("over HTTP", () => {
   });
 
   it("refuses a crawl callback without the secret header (403), accepts it with it", async () => {
-    const prepared = http.callbacks!.prepare({ header: true });
+    const prepared = fx.http.callbacks!.prepare({ header: true });
     const path = new URL(prepared.url).pathname;
-    const base = http.url.replace(/\/mcp$/, "");
+    const base = fx.http.url.replace(/\/mcp$/, "");
     expect((await raw(`${base}${path}`, { body: { task: { id: "t" } } })).status).toBe(403);
     const right = await raw(`${base}${path}`, { headers: prepared.headers, body: { task: { id: "t" } } });
     expect(right.status).toBe(200);

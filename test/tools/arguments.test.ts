@@ -15,8 +15,7 @@ serverForFile((started) => {
   ({ sandbox, server } = started);
 });
 
-/** Requests since `from`, but the agent catalog the server reads in the background. */
-// The agent catalog loads in the background (gen 1 /v1/agents, gen 2 /v2/extract/templates listing): not a call's request.
+/** Requests since `from`, but the agent catalog the server reads in the background (gen 1 /v1/agents, gen 2 the templates listing). */
 const apiCalls = (from: number) =>
   sandbox.requests
     .slice(from)
