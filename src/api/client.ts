@@ -347,11 +347,6 @@ export class WebDataClient {
     return this.#route("jobRuns", S.JobRunListSchema, { params: { job: jobId }, query: { ...page } }, opts);
   }
 
-  /** A job run's artifacts (`GET /v2/jobs/runs/{run_id}/artifacts`): `{items: [{id, type, description}]}`. */
-  async jobRunArtifacts(runId: string, opts?: CallOptions): Promise<S.ArtifactList> {
-    return this.#route("jobRunArtifacts", S.ArtifactListSchema, { params: { run: runId } }, opts);
-  }
-
   async artifactDownloadUrl(
     runId: string,
     artifactId: string,

@@ -194,7 +194,6 @@ export const ROUTES = {
 
   // jobs
   jobRuns: read("v2/jobs/{job}/runs", undefined),
-  jobRunArtifacts: read("v2/jobs/runs/{run}/artifacts", undefined),
   artifactDownloadUrl: read("v2/jobs/runs/{run}/artifacts/{artifact}/download-url", undefined),
 
   // generation-2 capabilities (web-data-api-v2.md §4, §8, §12–15; generation 1 §18)

@@ -584,16 +584,6 @@ export const JobRunSchema = z.looseObject({
 export type JobRun = z.infer<typeof JobRunSchema>;
 export const JobRunListSchema = listOf(JobRunSchema);
 
-/** `GET /v2/jobs/runs/{run_id}/artifacts`: `{items: [{id, type, description, created_at}]}`. */
-export const ArtifactSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).transform(String),
-  type: opt(z.string()),
-  description: opt(z.string()),
-  created_at: opt(z.string()),
-});
-export const ArtifactListSchema = z.looseObject({ items: listOfItems(ArtifactSchema) });
-export type ArtifactList = z.infer<typeof ArtifactListSchema>;
-
 export const ArtifactDownloadSchema = z.looseObject({ url: z.string(), expires_at: opt(isoTimestamp) });
 
 // ---------- callbacks ----------
