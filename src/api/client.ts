@@ -435,8 +435,8 @@ export class WebDataClient {
   /** The run's server-sent events as they come (only for runs created with `enable_events`). */
   researchEvents(agent: string, run: string, signal: AbortSignal): AsyncGenerator<ServerEvent> {
     const generation = this.#generations.generationOf(agent) ?? (this.#generations.setting === 1 ? 1 : 2);
-    const base = generation === 2 ? "v2/agents" : "v1/task-agents";
-    const url = this.#url(this.#base, `${base}/${seg(agent)}/runs/${seg(run)}/events`);
+    const path = fillPath((ROUTES.researchEvents[generation] as RouteSide).path, { agent, run });
+    const url = this.#url(this.#base, path);
     return streamEvents(this.#dispatcher, url, this.#bearer, signal);
   }
 

@@ -237,6 +237,12 @@ export const ROUTES = {
     "v2/agents/{agent}/runs/{run}/result",
     "v1/task-agents/{agent}/runs/{run}/result",
   ),
+  /** Server-sent events: `researchEvents` streams it on the agent's generation, outside `#route`. */
+  researchEvents: both(
+    "agent",
+    "v2/agents/{agent}/runs/{run}/events",
+    "v1/task-agents/{agent}/runs/{run}/events",
+  ),
   listCrawls: both(undefined, "v2/crawl", "v1/crawl"),
   cancelCrawl: write("DELETE", "v2/crawl/{id}", "v1/crawl/{id}", { by: "id" }),
   listJobs: both(undefined, "v2/jobs", "v1/jobs"),

@@ -1,41 +1,67 @@
 /**
- * The API routes each tool submits to (or reads, for the read-only tools), per generation, from
- * the client's route table: `npm run docs` puts them in the README's tools table. A tool not
- * listed shows none. Polls of tasks, batches and crawls (`/v2/tasks`, `/v1/tasks`, …) are left out.
+ * The API routes each tool calls, per generation, from the client's route table: `npm run docs`
+ * puts them in the README's tools table, and `test/e2e/routes-by-tool.e2e.test.ts` checks that
+ * every request a tool makes on the sandbox is one of them. The polls of tasks, batches and
+ * crawls that any long tool makes through the one waiting mechanism (`WAIT_ROUTES`) are listed
+ * for `get_task` only; the agent catalog's reads, for `list_agents` and `run_agent`.
  */
 import { ROUTES, type RouteName, type RouteSide } from "../api/routes.js";
 
+/** What `waitFor` and the result collection read for any long tool (listed for `get_task`). */
+export const WAIT_ROUTES: RouteName[] = [
+  "getTask",
+  "getTaskResults",
+  "getBatch",
+  "getBatchProgress",
+  "getCrawl",
+];
+
 export const TOOL_ROUTES: Record<string, RouteName[]> = {
   serp_search: ["serp"],
+  web_search: ["search"],
   extract_page: ["extract", "extractAsync"],
   extract_batch: ["extractBatch"],
-  get_task: ["getTask", "listTasks"],
+  get_task: ["listTasks", ...WAIT_ROUTES],
   list_agents: ["listAgents", "getAgent"],
   run_agent: ["runAgent", "runAgentAsync"],
   run_template: ["runTemplate", "templatesBatch", "listTemplateVersions"],
+  generate_template: ["createGeneration", "getGeneration"],
+  manage_template: ["updateTemplate", "deleteTemplate"],
   crawl_site: ["crawl", "getCrawl"],
   map_site: ["map", "mapAsync"],
   check_domain_health: ["checkDomainHealth", "domainDriver"],
-  job_runs: ["jobRuns", "listArtifacts", "artifactDownloadUrl"],
+  research: [
+    "startOneShotResearch",
+    "createResearchAgent",
+    "startResearchRun",
+    "getResearchRun",
+    "researchEvents",
+    "getResearchResult",
+  ],
+  list_research_agents: ["listResearchAgents", "listAgentTemplates", "getResearchAgent"],
+  manage_research_agent: ["createResearchAgent", "updateResearchAgent", "deleteResearchAgent"],
+  job_runs: ["listJobs", "jobRuns", "getJobRun", "listArtifacts", "artifactPreview", "artifactDownloadUrl"],
+  manage_job: ["createJob", "updateJob", "deleteJob", "triggerJob"],
+  cancel: ["cancelCrawl", "cancelJobRun"],
+  download_media: ["mediaAsync"],
 };
 
-/** `METHOD /path` of one side of a route. */
-const label = (method: string, side: RouteSide | undefined) => (side ? `${method} /${side.path}` : undefined);
+/** A tool's routes on one generation: `METHOD /path` each, in table order. */
+export function toolRoutes(tool: string, generation: 1 | 2): string[] {
+  return (TOOL_ROUTES[tool] ?? []).flatMap((n) => {
+    const side = (ROUTES[n] as { 1?: RouteSide; 2?: RouteSide })[generation];
+    return side ? [`${ROUTES[n].method} /${side.path}`] : [];
+  });
+}
 
 /** A tool's routes as one table cell: "gen 2: POST /v2/extract, …<br>gen 1: POST /v1/extract, …". */
 export function toolRoutesCell(tool: string): string {
-  const names = TOOL_ROUTES[tool];
-  if (!names) return tool === "get_social_event" ? "legacy: POST {legacy}/api/v1/realtime/social/…" : "";
-  const side = (g: 1 | 2) =>
-    names
-      .map((n) => label(ROUTES[n].method, (ROUTES[n] as { 1?: RouteSide; 2?: RouteSide })[g]))
-      .filter(Boolean);
-  const parts = [
-    ["gen 2", side(2)],
-    ["gen 1", side(1)],
-  ] as const;
-  return parts
-    .filter(([, list]) => list.length > 0)
-    .map(([g, list]) => `${g}: ${list.join(", ")}`)
-    .join("<br>");
+  if (tool === "get_social_event") return "legacy: POST {legacy}/api/v1/realtime/social/…";
+  if (!TOOL_ROUTES[tool]) return "";
+  const two = toolRoutes(tool, 2);
+  const one = toolRoutes(tool, 1);
+  return [
+    ...(two.length > 0 ? [`gen 2: ${two.join(", ")}`] : []),
+    `gen 1: ${one.length > 0 ? one.join(", ") : "none (its gen-2 routes serve both)"}`,
+  ].join("<br>");
 }
