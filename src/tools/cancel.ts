@@ -11,13 +11,13 @@ import { defineTool } from "./tool.js";
 export const cancel = defineTool({
   name: "cancel",
   title: "Cancel work",
-  description: "Stop a running crawl (crawl_id) or job run (run_id; job_id too on API generation 1).",
+  description: "Stop a running crawl or job run: pass crawl_id or run_id.",
   toolset: "tasks",
   examples: [{ crawl_id: "00000000-0000-4000-a000-00000000c0de" }],
   input: {
-    crawl_id: z.string().min(1).optional(),
-    run_id: z.string().min(1).optional(),
-    job_id: z.string().min(1).optional(),
+    crawl_id: z.string().min(1).optional().describe("Crawl to stop"),
+    run_id: z.string().min(1).optional().describe("Job run to stop"),
+    job_id: z.string().min(1).optional().describe("The run's job (API generation 1)"),
   },
   output: {
     kind: z.enum(["crawl", "job_run"]),

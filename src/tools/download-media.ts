@@ -21,9 +21,9 @@ export const downloadMedia = defineTool({
   longRunning: true,
   examples: [{ url: "https://cdn.example.com/boots.png" }],
   input: {
-    url: urlArg,
+    url: urlArg.describe("File URL"),
     expected_mime_types: z.array(z.string()).max(20).optional().describe("e.g. image/png"),
-    country: z.string().optional(),
+    country: z.string().optional().describe("Fetch from this country, e.g. US"),
     max_bytes: z
       .number()
       .int()

@@ -73,10 +73,10 @@ export const generateTemplate = defineTool({
     prompt: z.string().min(1).max(10_000).optional().describe("What to extract, or to change"),
     url: urlArg.optional().describe("Example page (new)"),
     name: z.string().min(3).max(64).optional().describe("a-z, 0-9, _"),
-    output_schema: schemaArg.optional(),
-    input_schema: schemaArg.optional(),
+    output_schema: schemaArg.optional().describe("JSON Schema of the fields to extract"),
+    input_schema: schemaArg.optional().describe("JSON Schema of the run params"),
     from_extract_template: z.string().min(1).optional().describe("Template to refine"),
-    generation_id: z.string().min(1).optional(),
+    generation_id: z.string().min(1).optional().describe("Resume waiting on this generation"),
   },
   output: {
     ...longToolShape,

@@ -14,9 +14,9 @@ export const listResearchAgents = defineTool({
   toolset: "research",
   examples: [{}],
   input: {
-    agent_id: z.string().min(1).optional(),
-    limit: z.number().int().min(1).max(100).default(20),
-    offset: z.number().int().min(0).default(0),
+    agent_id: z.string().min(1).optional().describe("One agent's detail"),
+    limit: z.number().int().min(1).max(100).default(20).describe("Agents per page"),
+    offset: z.number().int().min(0).default(0).describe("Agents to skip"),
   },
   output: {
     agents: z.array(item).optional(),

@@ -16,27 +16,38 @@ export const manageJob = defineTool({
   toolset: "manage",
   examples: [{ action: "trigger", job_id: "job_daily_prices" }],
   input: {
-    action: z.enum(["create", "update", "delete", "trigger"]),
+    action: z.enum(["create", "update", "delete", "trigger"]).describe("trigger: run now"),
     job_id: z.string().min(1).optional().describe("For update, delete, trigger"),
     name: z.string().min(1).optional().describe("create"),
     extract_template_name: z.string().min(1).optional().describe("create"),
-    display_name: z.string().optional(),
-    description: z.string().optional(),
-    schedule: z.object({ cron: z.string().min(1), enabled: z.boolean() }).optional(),
+    display_name: z.string().optional().describe("Shown name"),
+    description: z.string().optional().describe("What the job is for"),
+    schedule: z
+      .object({
+        cron: z.string().min(1).describe("Cron expression, e.g. 0 6 * * *"),
+        enabled: z.boolean().describe("Runs on schedule"),
+      })
+      .optional()
+      .describe("When it runs"),
     inputs: z
       .object({
-        type: z.enum(["s3", "inline", "file"]),
-        data: z.array(z.record(z.string(), z.unknown())).optional(),
-        file_path: z.string().optional(),
+        type: z.enum(["s3", "inline", "file"]).describe("Where inputs come from"),
+        data: z
+          .array(z.record(z.string(), z.unknown()))
+          .optional()
+          .describe("inline: one params object per run"),
+        file_path: z.string().optional().describe("s3, file: location"),
       })
-      .optional(),
+      .optional()
+      .describe("The template's params for each run"),
     destination: z
       .object({
-        type: z.enum(["file", "s3"]),
-        path: z.string(),
-        format: z.enum(["jsonl", "csv", "parquet"]).optional(),
+        type: z.enum(["file", "s3"]).describe("Where results go"),
+        path: z.string().describe("File or S3 path"),
+        format: z.enum(["jsonl", "csv", "parquet"]).optional().describe("File format"),
       })
-      .optional(),
+      .optional()
+      .describe("Where results go"),
   },
   output: {
     action: z.string(),

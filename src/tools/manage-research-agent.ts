@@ -17,29 +17,29 @@ export const manageResearchAgent = defineTool({
   toolset: "manage",
   examples: [{ action: "create", template: "market_research", agent_name: "tents_market" }],
   input: {
-    action: z.enum(["create", "update", "delete"]),
+    action: z.enum(["create", "update", "delete"]).describe("What to do"),
     agent_id: z.string().min(1).optional().describe("For update, delete"),
     template: z.string().min(1).optional().describe("create from this agent template"),
-    agent_name: z.string().min(1).optional(),
-    display_name: z.string().optional(),
-    description: z.string().optional(),
-    goals: z.array(z.string()).max(20).optional(),
-    skill: z.string().optional(),
-    effort: z.enum(EFFORTS).optional(),
-    use_case: z.enum(USE_CASES).optional(),
-    output_schema: z.record(z.string(), z.unknown()).optional(),
+    agent_name: z.string().min(1).optional().describe("create: unique name"),
+    display_name: z.string().optional().describe("create: shown name"),
+    description: z.string().optional().describe("create: what it researches"),
+    goals: z.array(z.string()).max(20).optional().describe("create: what to find out"),
+    skill: z.string().optional().describe("create: domain expertise"),
+    effort: z.enum(EFFORTS).optional().describe("create: depth of research"),
+    use_case: z.enum(USE_CASES).optional().describe("create: kind of research"),
+    output_schema: z.record(z.string(), z.unknown()).optional().describe("create: JSON Schema of the report"),
     patch: z
       .array(
         z.object({
-          op: z.enum(["add", "remove", "replace"]),
-          path: z.string(),
-          value: z.unknown().optional(),
+          op: z.enum(["add", "remove", "replace"]).describe("JSON Patch op"),
+          path: z.string().describe("e.g. /effort"),
+          value: z.unknown().optional().describe("New value"),
         }),
       )
       .min(1)
       .max(50)
       .optional()
-      .describe("update: e.g. [{op:replace,path:/effort,value:high}]"),
+      .describe("update: JSON Patch"),
   },
   output: { action: z.string(), agent_id: z.string() },
   readOnly: false,

@@ -10,10 +10,10 @@ import { ToolError } from "./errors.js";
 import { defineTool } from "./tool.js";
 
 const op = z.object({
-  op: z.enum(["add", "remove", "replace", "move", "copy", "test"]),
+  op: z.enum(["add", "remove", "replace", "move", "copy", "test"]).describe("JSON Patch op"),
   path: z.string().describe("e.g. /published_version_id"),
-  value: z.unknown().optional(),
-  from: z.string().optional(),
+  value: z.unknown().optional().describe("New value"),
+  from: z.string().optional().describe("Source path (move, copy)"),
 });
 
 export const manageTemplate = defineTool({
@@ -30,10 +30,10 @@ export const manageTemplate = defineTool({
     },
   ],
   input: {
-    action: z.enum(["update", "delete"]),
-    template: z.string().min(1),
-    published_version_id: z.string().min(1).optional(),
-    patch: z.array(op).min(1).max(50).optional(),
+    action: z.enum(["update", "delete"]).describe("What to do"),
+    template: z.string().min(1).describe("Template name"),
+    published_version_id: z.string().min(1).optional().describe("update: version to publish"),
+    patch: z.array(op).min(1).max(50).optional().describe("update: JSON Patch"),
   },
   output: {
     template: z.string(),

@@ -51,7 +51,7 @@ export const webSearch = defineTool({
     { query: "tent", search_depth: "fast", max_results: 5 },
   ],
   input: {
-    query: z.string().min(1).max(2000),
+    query: z.string().min(1).max(2000).describe("A question or keywords"),
     focus: z
       .string()
       .optional()
@@ -60,16 +60,19 @@ export const webSearch = defineTool({
       .enum(SEARCH_DEPTHS)
       .default("lite")
       .describe("fast: ~2K chars of content; deep: whole pages"),
-    include_answer: z.boolean().default(false),
-    max_results: z.number().int().min(1).max(20).default(5),
-    include_domains: z.array(z.string()).max(50).optional(),
-    exclude_domains: z.array(z.string()).max(50).optional(),
-    time_range: z.enum(TIME_RANGES).optional(),
+    include_answer: z.boolean().default(false).describe("Add an answer citing the results"),
+    max_results: z.number().int().min(1).max(20).default(5).describe("Results"),
+    include_domains: z.array(z.string()).max(50).optional().describe("Only these domains"),
+    exclude_domains: z.array(z.string()).max(50).optional().describe("Not these domains"),
+    time_range: z.enum(TIME_RANGES).optional().describe("Published within the last"),
     start_date: z.string().optional().describe("YYYY-MM-DD"),
     end_date: z.string().optional().describe("YYYY-MM-DD"),
-    country: z.string().optional(),
-    locale: z.string().optional(),
-    output_format: z.enum(["markdown", "plain_text", "simplified_html"]).optional(),
+    country: z.string().optional().describe("e.g. US, GB"),
+    locale: z.string().optional().describe("Language code, e.g. en"),
+    output_format: z
+      .enum(["markdown", "plain_text", "simplified_html"])
+      .optional()
+      .describe("Content format"),
     max_chars: maxCharsArg,
   },
   output: {

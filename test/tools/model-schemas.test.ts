@@ -73,6 +73,33 @@ function strictProblems(node: Json, path: string): string[] {
   return problems;
 }
 
+/** The non-null branch of a listed (nullable) node, or the node itself. */
+const nonNull = (node: Json): Json => (node.anyOf ?? []).find((b: Json) => b.type !== "null") ?? node;
+
+/**
+ * Every declared field of a raw input schema, members of nested objects and of list items too,
+ * beside its listed form: each with its path ("manage_job.schedule.cron", "manage_template.patch[].op").
+ */
+function describedFields(raw: Json, model: Json, path: string): { path: string; raw: Json; model: Json }[] {
+  const out: { path: string; raw: Json; model: Json }[] = [];
+  for (const [name, field] of Object.entries<Json>(raw.properties ?? {})) {
+    const listed = model.properties?.[name];
+    if (!listed) continue; // an open map, listed as JSON text: no members to list
+    out.push({ path: `${path}.${name}`, raw: field, model: listed });
+    out.push(...nestedFields(field, listed, `${path}.${name}`));
+  }
+  return out;
+}
+
+function nestedFields(raw: Json, model: Json, path: string): { path: string; raw: Json; model: Json }[] {
+  const listed = nonNull(model);
+  const branch = (raw.anyOf ?? []).find((b: Json) => b.type === "object" || b.type === "array") ?? raw;
+  if (branch.type === "object" && listed.type !== "string") return describedFields(branch, listed, path);
+  if (branch.type === "array" && branch.items?.type === "object" && listed.items?.type === "object")
+    return describedFields(branch.items, listed.items, `${path}[]`);
+  return [];
+}
+
 describe("listed input schemas", () => {
   it("cover every registry tool and at least 20 agent tools", () => {
     expect(listed.length).toBeGreaterThanOrEqual(ALL_TOOLS.length + 20);
@@ -94,30 +121,21 @@ describe("listed input schemas", () => {
     }
   });
 
-  // Tools landed by issue 24 before the issue-22 description rule reached them: an open gap (closing note).
-  const descriptionGaps = new Set([
-    "web_search",
-    "crawl_site",
-    "generate_template",
-    "cancel",
-    "list_research_agents",
-    "download_media",
-    "manage_template",
-    "manage_research_agent",
-    "manage_job",
-  ]);
-  it.each(tools.filter((t) => !descriptionGaps.has(t.name)).map((t) => [t.name, t] as const))(
-    "%s describes every field, its limits and default",
+  it.each(tools.map((t) => [t.name, t] as const))(
+    "%s describes every field, nested ones too, with its limits and default",
     (_n, tool) => {
       const raw = inputJsonSchema(tool) as Json;
       const model = listTools([tool])[0].inputSchema as Json;
-      for (const [name, field] of Object.entries<Json>(raw.properties ?? {})) {
-        expect(field.description, `${tool.name}.${name} has no description`).toBeTruthy();
-        const text = model.properties[name].description as string;
-        if (field.default !== undefined) expect(text).toContain(`default ${JSON.stringify(field.default)}`);
+      const fields = describedFields(raw, model, tool.name);
+      expect(fields.length).toBeGreaterThan(0);
+      for (const { path, raw: field, model: listedField } of fields) {
+        expect(field.description, `${path} has no description`).toBeTruthy();
+        const text = listedField.description as string;
+        if (field.default !== undefined)
+          expect(text, path).toContain(`default ${JSON.stringify(field.default)}`);
         if (typeof field.maximum === "number" && field.maximum < Number.MAX_SAFE_INTEGER)
-          expect(text).toContain(String(field.maximum));
-        if (typeof field.maxLength === "number") expect(text).toContain(String(field.maxLength));
+          expect(text, path).toContain(String(field.maximum));
+        if (typeof field.maxLength === "number") expect(text, path).toContain(String(field.maxLength));
       }
     },
   );
