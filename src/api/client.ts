@@ -170,6 +170,12 @@ export class WebDataClient {
     opts?: CallOptions,
   ): Promise<T> {
     const route: Route = ROUTES[name];
+    if (route.generation2Only && this.#generations.setting === 1) {
+      throw new ApiError({
+        code: "unsupported",
+        message: `${route.method} /${route[2]?.path} has no generation-1 counterpart (WEBDATA_API_GENERATION=1)`,
+      });
+    }
     const id = route.by === undefined ? undefined : input.params?.[route.by];
     return this.#generations.run(name, route, id, (order) =>
       this.#send(name, route, order, id, schema, input, opts),

@@ -14,7 +14,9 @@ export type ErrorCode =
   | "timeout"
   | "invalid_response"
   | "aborted"
-  | "task_failed";
+  | "task_failed"
+  /** The capability has no route in the configured API generation; nothing was sent. */
+  | "unsupported";
 
 export interface ApiErrorInit {
   code: ErrorCode;

@@ -12,6 +12,8 @@
  *   before validation. Absent: the schema reads both generations' shapes itself.
  * - `by`: the path parameter whose id decides the generation (reads and resumes).
  * - `mints(answer)`: the ids the validated answer hands out, remembered with their generation.
+ * - `generation2Only`: a capability generation 1 has no route for (§17.1, §18): with
+ *   WEBDATA_API_GENERATION=1 a call is refused (`unsupported`) before anything is sent.
  */
 import type { RequestKind } from "./retry.js";
 import { templateAsAgentDetail, templatePageAsAgents } from "./templates.js";
@@ -35,6 +37,7 @@ export interface Route {
   2?: RouteSide;
   by?: string;
   mints?: (answer: any) => unknown[];
+  generation2Only?: true;
 }
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -209,8 +212,8 @@ export const ROUTES = {
     1: { path: "v1/agents/generations/{id}", read: agentNameAsName },
   },
   getTemplate: both(undefined, "v2/extract/templates/{name}", undefined),
-  updateTemplate: write("PATCH", "v2/extract/templates/{name}"),
-  deleteTemplate: write("DELETE", "v2/extract/templates/{name}"),
+  updateTemplate: write("PATCH", "v2/extract/templates/{name}", undefined, { generation2Only: true }),
+  deleteTemplate: write("DELETE", "v2/extract/templates/{name}", undefined, { generation2Only: true }),
   listResearchAgents: both(undefined, "v2/agents", "v1/task-agents"),
   listAgentTemplates: both(undefined, "v2/agents/templates", "v1/task-agents/templates"),
   getResearchAgent: both("agent", "v2/agents/{agent}", "v1/task-agents/{agent}"),

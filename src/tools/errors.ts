@@ -124,6 +124,10 @@ function apiErrorText(e: ApiError, options: ErrorTextOptions): { text: string; p
     case "aborted":
       advice = "The call was cancelled.";
       break;
+    case "unsupported":
+      advice =
+        "API generation 1 has no route for this; nothing was sent. Set WEBDATA_API_GENERATION=2 (or auto) to use it.";
+      break;
     default:
       advice = "";
   }

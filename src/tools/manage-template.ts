@@ -20,7 +20,7 @@ export const manageTemplate = defineTool({
   name: "manage_template",
   title: "Update or delete a template",
   description:
-    "Update an extract template (JSON Patch, or published_version_id to publish a version from run_template's listing) or delete it.",
+    "Update an extract template (JSON Patch, or published_version_id to publish a version from run_template's listing) or delete it. API generation 2 only.",
   toolset: "manage",
   examples: [
     {

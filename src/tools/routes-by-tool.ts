@@ -54,6 +54,12 @@ export function toolRoutes(tool: string, generation: 1 | 2): string[] {
   });
 }
 
+/** Every route of the tool is one generation 1 lacks altogether (refused there, `unsupported`). */
+export function generation2Only(tool: string): boolean {
+  const names = TOOL_ROUTES[tool] ?? [];
+  return names.length > 0 && names.every((n) => (ROUTES[n] as { generation2Only?: true }).generation2Only);
+}
+
 /** A tool's routes as one table cell: "gen 2: POST /v2/extract, …<br>gen 1: POST /v1/extract, …". */
 export function toolRoutesCell(tool: string): string {
   if (tool === "get_social_event") return "legacy: POST {legacy}/api/v1/realtime/social/…";
@@ -62,6 +68,6 @@ export function toolRoutesCell(tool: string): string {
   const one = toolRoutes(tool, 1);
   return [
     ...(two.length > 0 ? [`gen 2: ${two.join(", ")}`] : []),
-    `gen 1: ${one.length > 0 ? one.join(", ") : "none (its gen-2 routes serve both)"}`,
+    `gen 1: ${one.length > 0 ? one.join(", ") : generation2Only(tool) ? "none (refused: generation 2 only)" : "none (its gen-2 routes serve both)"}`,
   ].join("<br>");
 }

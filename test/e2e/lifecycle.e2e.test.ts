@@ -1,11 +1,14 @@
 /**
  * The generation-2 capabilities end to end, over stdio against the sandbox, once with
  * WEBDATA_API_GENERATION=2 and once with 1: web_search, generate_template (then refine, then
- * run), research (progress from its event stream), list_research_agents, cancel (a crawl, a job
- * run), manage_job and job_runs (artifacts, preview), download_media, and crawl_site's filters.
+ * run), manage_template (generation 2 only: on 1 a clear refusal, nothing sent), research
+ * (progress from its event stream), list_research_agents, manage_research_agent, cancel (a crawl,
+ * a job run), manage_job and job_runs (artifacts, preview), download_media, and crawl_site's
+ * filters. After each scenario every request went to the target's generation: on 2 no `/v1/`
+ * route; on 1 no `/v2/` route but those the generation-1 spec itself lists (§17.1).
  */
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import {
   call,
@@ -18,9 +21,23 @@ import {
   until,
 } from "../helpers/mcp.js";
 
+/** The `/v2` routes the generation-1 spec lists itself (§17.1): SERP, template run/batch/versions, job runs. */
+const GEN1_SPEC_V2 = [
+  /^POST \/v2\/serp$/,
+  /^POST \/v2\/extract\/templates\/(run|batch)$/,
+  /^GET \/v2\/extract\/templates\/[^/]+\/versions$/,
+  /^GET \/v2\/jobs\/[^/]+\/runs$/,
+  /^GET \/v2\/jobs\/runs\/[^/]+\/artifacts\/[^/]+\/download-url$/,
+];
+const otherGeneration = (gen: number, route: string) =>
+  gen === 2
+    ? / \/v1\//.test(route) && route !== "POST /v1/domain-health/check"
+    : / \/v2\//.test(route) && !GEN1_SPEC_V2.some((re) => re.test(route));
+
 describe.each([2, 1])("generation %i", (gen) => {
   let sandbox: Sandbox;
   let server: StdioServer;
+  let checked = 0;
   const v = `/v${gen}`;
   beforeAll(async () => {
     sandbox = await startTestSandbox({ taskLatencyMs: 60 });
@@ -29,6 +46,14 @@ describe.each([2, 1])("generation %i", (gen) => {
   afterAll(async () => {
     await server?.close();
     await sandbox?.close();
+  });
+  afterEach(() => {
+    const wrong = sandbox.requests
+      .slice(checked)
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((route) => otherGeneration(gen, route));
+    checked = sandbox.requests.length;
+    expect(wrong, `requests to the other generation than ${gen}`).toEqual([]);
   });
   const posts = (path: string, from: number) =>
     sandbox.requests.slice(from).filter((r) => r.method === "POST" && r.path === path).length;
@@ -80,6 +105,34 @@ describe.each([2, 1])("generation %i", (gen) => {
     expect(posts(base, from)).toBe(2);
   });
 
+  it("manage_template: publish a version, then delete (generation 1: refused, nothing sent)", async () => {
+    const name = `trail_product_${gen}`;
+    const from = sandbox.requests.length;
+    const updated = await call(server, "manage_template", {
+      action: "update",
+      template: name,
+      patch: [{ op: "replace", path: "/display_name", value: "Trail product" }],
+    });
+    const deleted = await call(server, "manage_template", { action: "delete", template: name });
+    const sent = sandbox.requests.slice(from).filter((q) => q.path.startsWith("/v2/extract/templates/"));
+    if (gen === 1) {
+      for (const r of [updated, deleted]) {
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/generation 1 has no route.*WEBDATA_API_GENERATION=2/);
+      }
+      expect(sent).toEqual([]);
+      return;
+    }
+    expect(updated.isError, textOf(updated)).toBeFalsy();
+    expect(deleted.isError, textOf(deleted)).toBeFalsy();
+    expect(sent.map((q) => q.method)).toEqual(["PATCH", "DELETE"]);
+    const gone = await call(server, "run_template", {
+      template: name,
+      params: { url: "https://shop.example.com/p/1" },
+    });
+    expect(gone.isError).toBe(true);
+  });
+
   it("research: progress comes from the run's event stream; the answer has citations", async () => {
     const from = sandbox.requests.length;
     const { r, progress } = await withProgress("research", { input: "winter tents" });
@@ -108,10 +161,42 @@ describe.each([2, 1])("generation %i", (gen) => {
     expect(r.structuredContent.agents.length).toBeGreaterThan(0);
   });
 
+  it("manage_research_agent: create from a template, run it, update, delete", async () => {
+    const made = await call(server, "manage_research_agent", {
+      action: "create",
+      template: "market_research",
+      agent_name: `tents_${gen}`,
+    });
+    expect(made.isError, textOf(made)).toBeFalsy();
+    const agent = made.structuredContent.agent_id;
+    const ran = await call(server, "research", { agent_id: agent, input: "tent prices" });
+    expect(ran.isError, textOf(ran)).toBeFalsy();
+    expect(ran.structuredContent.status).toBe("done");
+    const from = sandbox.requests.length;
+    const updated = await call(server, "manage_research_agent", {
+      action: "update",
+      agent_id: agent,
+      patch: [{ op: "replace", path: "/description", value: "Tents" }],
+    });
+    expect(updated.isError, textOf(updated)).toBeFalsy();
+    const deleted = await call(server, "manage_research_agent", { action: "delete", agent_id: agent });
+    expect(deleted.isError, textOf(deleted)).toBeFalsy();
+    const base = gen === 2 ? "/v2/agents" : "/v1/task-agents";
+    expect(sandbox.requests.slice(from).map((q) => `${q.method} ${q.path}`)).toEqual([
+      `PATCH ${base}/${agent}`,
+      `DELETE ${base}/${agent}`,
+    ]);
+    // A soft delete (§2.4): the agent stays listed, deactivated, and starts no new run.
+    const listed = await call(server, "list_research_agents", { agent_id: agent });
+    expect(listed.structuredContent.agent).toMatchObject({ id: agent, is_active: false });
+    const refused = await call(server, "research", { agent_id: agent, input: "tent prices" });
+    expect(refused.isError).toBe(true);
+  });
+
   it("cancel of a running crawl: canceled, by a DELETE on its generation's route", async () => {
     sandbox.configure({ crawlPageMs: 5_000 });
     try {
-      const res = await fetch(`${sandbox.url}/v1/crawl`, {
+      const res = await fetch(`${sandbox.url}${v}/crawl`, {
         method: "POST",
         headers: { authorization: `Bearer ${TEST_KEY}`, "content-type": "application/json" },
         body: JSON.stringify({ url: `${sandbox.siteUrl}/`, limit: 20 }),
