@@ -71,6 +71,11 @@ export interface CreateServerOptions {
    * (`WebDataServer.eventStore`), which passes it to the transport it makes.
    */
   eventStore?: EventStore;
+  /**
+   * Called whenever the listed tools change after they were first loaded, whether or not a client
+   * is connected (the HTTP layer tells its sessions' standalone streams).
+   */
+  onToolsChanged?: () => void;
 }
 
 export interface WebDataServer {
@@ -145,9 +150,18 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   let notified = false;
   let loaded: Runtime | undefined;
   const current = () => (loaded ? loaded.listed() : undefined);
+  /** The list `onToolsChanged` last saw. */
+  let seen: string | undefined;
+  const watch = (now: ReturnType<typeof current>) => {
+    if (!now || !options.onToolsChanged) return;
+    const json = JSON.stringify(now);
+    if (seen !== undefined && json !== seen) options.onToolsChanged();
+    seen = json;
+  };
   /** One notification per change the client has not yet re-read; none before it listed at all. */
   const changed = () => {
     const now = current();
+    watch(now);
     if (!now || answered === undefined || notified || !server.transport) return;
     if (JSON.stringify(now) === answered) return;
     notified = true;

@@ -36,11 +36,12 @@ import { CallRegistry } from "./http/calls.js";
 import { ClientPool, ServerPool } from "./http/clients.js";
 import { MemoryEvents, type StreamEvents } from "./http/events.js";
 import { type AllowList, buildAllowList, canonicalHost, isLoopbackHost } from "./http/guard.js";
-import { McpEndpoint } from "./http/mcp.js";
+import { McpEndpoint, RETRY_MS } from "./http/mcp.js";
 import type { ResourceServer } from "./http/oauth/resource-server.js";
 import type { OAuthSettings } from "./http/oauth/settings.js";
 import type { VerifierOptions } from "./http/oauth/verifier.js";
 import { json, rpcError } from "./http/respond.js";
+import { SessionStreams } from "./http/session-streams.js";
 import { DEFAULT_SESSION_LIMITS, MemorySessions, type SessionStore } from "./http/sessions.js";
 import { MemoryOwnership, type OwnershipStore } from "./ownership.js";
 import { ANNOUNCED_WATCH_MS, TaskWork } from "./tasks.js";
@@ -177,7 +178,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     };
     return new CallbackClient(clientOptions, callbacks);
   };
-  const serverOf = (client: WebDataClient, apiKey: string, ownKey: boolean) =>
+  // Only a client's anchor reports tool list changes: it is the one server per client that lives.
+  const serverOf = (client: WebDataClient, apiKey: string, ownKey: boolean, anchor = false) =>
     makeServer({
       config: ownKey ? { ...config, apiKey } : config,
       client,
@@ -185,10 +187,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       taskWork,
       ownership,
       fairShare,
+      ...(anchor ? { onToolsChanged: () => void streams.toolsChanged(ownKey ? keyScope(apiKey) : "") } : {}),
     });
   const clients = new ClientPool({
     makeClient,
-    makeAnchor: (client, apiKey) => serverOf(client, apiKey, true),
+    makeAnchor: (client, apiKey) => serverOf(client, apiKey, true, true),
     makeServer: (client, apiKey) => serverOf(client, apiKey, true),
     max: options.maxClients,
     onError: log,
@@ -210,7 +213,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
 
   // Shared by the fleet (principals must be the same on every replica), else this process's own.
   const hash = credentialHasher(fleet?.salt ?? randomBytes(32));
+  const keyScope = (apiKey: string) => hash(`key\n${apiKey}`);
+  const streams = new SessionStreams({
+    events,
+    retryMs: RETRY_MS,
+    announcer: fleet?.toolsAnnouncer,
+    // Another replica saw the catalog change: this one's catalog of that key refreshes first.
+    refresh: async (scope) => {
+      const anchor = scope === "" ? shared?.anchor : clients.anchorOf((apiKey) => keyScope(apiKey) === scope);
+      await anchor?.services.agents?.refresh();
+    },
+  });
+  await fleet?.onToolsAnnouncement((scope) => void streams.receive(scope));
   const calls = new CallRegistry((sessionId) => {
+    streams.endSession(sessionId);
     taskWork.endSession(sessionId);
     void Promise.resolve(events.endSession(sessionId)).catch(() => {});
   }, fleet?.callAnnouncer);
@@ -218,6 +234,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const mcp = new McpEndpoint({
     sessions,
     events,
+    streams,
     calls,
     hash,
     serverFor(apiKey) {
@@ -256,6 +273,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         sessions: await countSessions(),
         uptime_s: Math.floor((Date.now() - started) / 1000),
         ...mcp.health(),
+        streams_open: streams.live,
         tasks_running: taskWork.running,
         long_calls_waiting: fairShare.waiting,
         ...(fleet ? { replica: fleet.shared.replica } : {}),
@@ -332,7 +350,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     const client = makeClient(config.apiKey);
     shared = {
       client,
-      anchor: serverOf(client, config.apiKey, false),
+      anchor: serverOf(client, config.apiKey, false, true),
       servers: new ServerPool(() => serverOf(client, config.apiKey, false)),
     };
   }
@@ -350,6 +368,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         .then(countSessions)
         .catch((e: unknown) => log(`session sweep failed: ${String(e)}`));
       void events.sweep();
+      streams.sweep();
       callbacks?.sweep();
     },
     Math.max(1_000, Math.min(60_000, options.idleTimeoutMs ?? 60_000)),
@@ -365,6 +384,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       server.closeIdleConnections();
       await mcp.whenIdle(AbortSignal.timeout(drainMs));
       await mcp.abortAll(SHUTDOWN_MESSAGE);
+      streams.close();
       taskWork.close();
       memoryTasks?.cleanup();
       await clients.close();

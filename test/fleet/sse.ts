@@ -50,6 +50,8 @@ export async function openSse(response: Response, abort: AbortController) {
       }
     },
     abort: () => abort.abort(),
+    /** Stops reading: the server sees the stream dropped. */
+    cancel: () => reader.cancel(),
   };
 }
 

@@ -16,9 +16,11 @@ import { connectShared, type Shared } from "../../src/server/http/redis.js";
 import { RedisEvents } from "../../src/server/http/redis-events.js";
 import { RedisOwnership } from "../../src/server/http/redis-ownership.js";
 import { RedisSessions } from "../../src/server/http/redis-sessions.js";
+import { SessionStreams } from "../../src/server/http/session-streams.js";
 import { MemorySessions, type SessionLimits, type SessionStore } from "../../src/server/http/sessions.js";
 import { startHttpServer } from "../../src/server/http.js";
 import { MemoryOwnership, type OwnershipStore } from "../../src/server/ownership.js";
+import { openSse } from "../fleet/sse.js";
 import { startRedis, type TestRedis } from "../helpers/redis.js";
 import { connect, sandboxConfig } from "./helpers.js";
 
@@ -145,6 +147,64 @@ describe.each(kinds)("$name stores", (kind) => {
     expect(kept).toBeLessThanOrEqual(REPLAY.maxSessionBytes + 10 * 300);
     expect(JSON.stringify(replayed.at(-1))).toMatch(/too large to replay/);
     expect(JSON.stringify(replayed[0])).toContain("y".repeat(1_800));
+  });
+});
+
+describe.each(kinds)("$name session streams", (kind) => {
+  const replayed = async (events: StreamEvents, session: string, after: string) => {
+    const ids: string[] = [];
+    await events.replay(after, session, (id) => void ids.push(id));
+    return ids;
+  };
+
+  it("a session's standalone stream gets its own scope's events only, kept for a resume", async () => {
+    const events = kind.events();
+    const streams = new SessionStreams({ events, retryMs: 1_000 });
+    const carol = new Principal("carol-id", "key", "carol-key");
+    const sa = `sa${Date.now()}`;
+    const sc = `sc${Date.now()}`;
+    try {
+      const a = await openSse(await streams.open(sa, alice), new AbortController());
+      const c = await openSse(await streams.open(sc, carol), new AbortController());
+      const [primeA, primeC] = [await a.next(), await c.next()];
+      expect(primeA.retry).toBe(1_000);
+      expect(primeA.data.trim()).toBe("");
+      await streams.toolsChanged(""); // the server key's list: alice's session, not carol's
+      const toA = await a.next();
+      expect(toA.message).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+      await streams.toolsChanged("carol-key");
+      const toC = await c.next();
+      expect(toC.message?.method).toBe("notifications/tools/list_changed");
+      // Kept per stream: each session's stream holds its one event, and another's id replays nothing.
+      expect(await replayed(events, sa, primeA.id!)).toEqual([toA.id]);
+      expect(await replayed(events, sc, primeC.id!)).toEqual([toC.id]);
+      expect(await replayed(events, sc, primeA.id!)).toEqual([]);
+      expect(streams.owns(primeA.id!, sc)).toBe(false);
+
+      // Dropped: a change meanwhile is kept, and the resume with Last-Event-ID gets it, then goes on.
+      await a.cancel();
+      expect(streams.live).toBe(1);
+      await streams.toolsChanged("");
+      const back = await openSse(await streams.open(sa, alice, toA.id), new AbortController());
+      const [primeBack, missed] = [await back.next(), await back.next()];
+      expect(primeBack.data.trim()).toBe("");
+      expect(missed.message?.method).toBe("notifications/tools/list_changed");
+      expect(missed.id).not.toBe(toA.id);
+      await streams.toolsChanged("");
+      expect((await back.next()).message?.method).toBe("notifications/tools/list_changed");
+      expect(streams.live).toBe(2);
+      // One live stream per session: a second GET replaces the first.
+      const again = await openSse(await streams.open(sa, alice), new AbortController());
+      await again.next();
+      expect(await back.rest()).toEqual([]);
+      expect(streams.live).toBe(2);
+    } finally {
+      streams.close();
+      await events.endSession(sa);
+      await events.endSession(sc);
+      await events.close();
+    }
+    expect(streams.live).toBe(0);
   });
 });
 

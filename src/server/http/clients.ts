@@ -69,6 +69,12 @@ export class ClientPool {
     return this.#entries.size;
   }
 
+  /** The anchor server of the first client whose key `match`es. */
+  anchorOf(match: (apiKey: string) => boolean): WebDataServer | undefined {
+    for (const [apiKey, entry] of this.#entries) if (match(apiKey)) return entry.anchor;
+    return undefined;
+  }
+
   /** The client of `apiKey`, held until `release()`. */
   acquire(apiKey: string): { client: WebDataClient; servers: ServerPool; release(): void } {
     let entry = this.#entries.get(apiKey);

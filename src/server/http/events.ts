@@ -39,6 +39,10 @@ export interface StreamEvents {
    * response is sent or `signal` aborts. "unknown": no such stream for this session.
    */
   tail(lastEventId: string, sessionId: string, send: SendEvent, signal: AbortSignal): Promise<TailOutcome>;
+  /** The id of a stream's priming event (nothing is stored for it): a resume from it reads the whole stream. */
+  primingId(streamId: string): string;
+  /** Sends the events kept after `lastEventId` in its stream of `sessionId`, without waiting for more. */
+  replay(lastEventId: string, sessionId: string, send: SendEvent): Promise<void>;
   /** The session ended: its events need not be kept (and no longer count against anything). */
   endSession(sessionId: string): void | Promise<void>;
   close(): Promise<void>;
@@ -221,6 +225,14 @@ export class MemoryEvents implements StreamEvents {
         signal.addEventListener("abort", done, { once: true });
       });
     }
+  }
+
+  primingId(streamId: string): string {
+    return eventId(streamId, 0);
+  }
+
+  async replay(last: string, session: string, send: SendEvent): Promise<void> {
+    await this.tail(last, session, send, AbortSignal.abort());
   }
 
   /** Drops streams whose last event is older than the TTL (run by the server's sweeper). */

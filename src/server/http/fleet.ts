@@ -16,6 +16,7 @@ import { RedisEvents } from "./redis-events.js";
 import { RedisOwnership } from "./redis-ownership.js";
 import { RedisSessions } from "./redis-sessions.js";
 import { RedisTaskStore } from "./redis-tasks.js";
+import type { ToolsAnnouncer } from "./session-streams.js";
 import type { SessionLimits } from "./sessions.js";
 
 /**
@@ -45,6 +46,7 @@ return 1`;
 
 const CALLBACKS = `${PREFIX}callbacks`;
 const CALLS = `${PREFIX}calls`;
+const TOOLS = `${PREFIX}tools`;
 const callbackKey = (name: string) => `${PREFIX}cb:${name}`;
 
 export interface Fleet {
@@ -59,6 +61,9 @@ export interface Fleet {
   /** Cancels and session ends, to every replica (`CallRegistry`). */
   callAnnouncer: CallAnnouncer;
   onCallAnnouncement(handler: (announcement: CallAnnouncement) => void): Promise<void>;
+  /** Tool list changes (by scope), to every other replica (`SessionStreams`). */
+  toolsAnnouncer: ToolsAnnouncer;
+  onToolsAnnouncement(handler: (scope: string) => void): Promise<void>;
   /** Wakes this replica's waiters when another replica received a callback. */
   onCallback(handler: (taskId: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -120,11 +125,33 @@ export async function joinFleet(
         const announcement = parseAnnouncement(text);
         if (announcement) handler(announcement);
       }),
+    toolsAnnouncer: {
+      publish: (scope) =>
+        void redis.publish(TOOLS, JSON.stringify({ scope, from: shared.replica })).catch(() => {}),
+    },
+    onToolsAnnouncement: (handler) =>
+      shared.on(TOOLS, (text) => {
+        const change = parseToolsChange(text);
+        if (change && change.from !== shared.replica) handler(change.scope);
+      }),
     async close() {
       useSharedRateStore(undefined);
       await shared.close();
     },
   };
+}
+
+/** A tool list change in a pub/sub message, or undefined when it is not one. */
+function parseToolsChange(text: string): { scope: string; from: string } | undefined {
+  try {
+    const value = JSON.parse(text) as Record<string, unknown>;
+    if (typeof value.scope === "string" && typeof value.from === "string") {
+      return { scope: value.scope, from: value.from };
+    }
+  } catch {
+    // not ours
+  }
+  return undefined;
 }
 
 const SALT = `${PREFIX}salt`;

@@ -3,8 +3,9 @@
  * HTTP, without its own session handling) and a fresh `createServer()` — about 0.4 ms — so no
  * replica holds anything a session needs: the session is a record in the `SessionStore`, bound
  * to the caller's credential, and the transport reports its id. Streams are resumable through
- * the `StreamEvents` store; a GET without `Last-Event-ID` is answered 405 (notifications travel
- * on each call's own stream). Requests in flight are tracked for the shutdown drain, which
+ * the `StreamEvents` store; a GET without `Last-Event-ID` opens the session's own standalone
+ * stream (`./session-streams.ts`: `tools/list_changed`), a call's notifications travel on that
+ * call's stream. Requests in flight are tracked for the shutdown drain, which
  * answers calls still running at its end with a JSON-RPC error, and so that a
  * `notifications/cancelled` (which comes in a POST of its own) reaches the server running the call.
  */
@@ -33,6 +34,7 @@ import { callContext } from "./callback-client.js";
 import type { CallRegistry } from "./calls.js";
 import type { StreamEvents } from "./events.js";
 import { RPC, rpcError } from "./respond.js";
+import type { SessionStreams } from "./session-streams.js";
 import type { SessionStore } from "./sessions.js";
 
 export const API_KEY_HEADER = "x-webdata-api-key";
@@ -43,6 +45,8 @@ export const RETRY_MS = 1_000;
 export interface McpDeps {
   sessions: SessionStore;
   events: StreamEvents;
+  /** Each session's standalone GET stream. */
+  streams: SessionStreams;
   /** Calls in flight by session: where cancels and session ends are routed. */
   calls: CallRegistry;
   /** The keyed hash principals are made with (`credentialHasher`). */
@@ -136,7 +140,11 @@ export class McpEndpoint {
       return new Response(null, { status: 200 });
     }
     await this.#deps.sessions.touch(sessionId);
-    if (method === "GET") return this.#resume(request, sessionId);
+    if (method === "GET") {
+      const last = request.headers.get("last-event-id") ?? undefined;
+      if (last && !this.#deps.streams.owns(last, sessionId)) return this.#resume(last, sessionId);
+      return this.#deps.streams.open(sessionId, principal, last);
+    }
     for (const { requestId, reason } of cancelsIn(body)) {
       this.#deps.calls.cancel(sessionId, requestId, reason ?? "cancelled by the client");
     }
@@ -238,18 +246,8 @@ export class McpEndpoint {
     }
   }
 
-  /** GET: a resume with `Last-Event-ID`; the standalone notification stream is not offered. */
-  #resume(request: Request, sessionId: string): Response {
-    const last = request.headers.get("last-event-id");
-    if (!last) {
-      return rpcError(
-        405,
-        "Method Not Allowed: no standalone stream; notifications come on each call's stream",
-        {
-          headers: { allow: "POST, DELETE" },
-        },
-      );
-    }
+  /** GET with the `Last-Event-ID` of a call's stream: the rest of that call's events. */
+  #resume(last: string, sessionId: string): Response {
     const stop = new AbortController();
     const encoder = new TextEncoder();
     const events = this.#deps.events;
@@ -321,8 +319,9 @@ export class McpEndpoint {
 
 /**
  * The POST's transport, tracking its open requests (`AnsweringTransport`). A log line has no
- * request of its own, and there is no standalone stream: it goes on the stream of a request
- * still open in this POST — its server serves nothing else — instead of being dropped.
+ * request of its own, and this transport has no standalone stream (the session's is
+ * `SessionStreams`'): it goes on the stream of a request still open in this POST — its server
+ * serves nothing else, so it is this session's — instead of being dropped.
  */
 class CallTransport extends AnsweringTransport {
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {

@@ -169,6 +169,25 @@ export class RedisEvents implements StreamEvents {
     }
   }
 
+  primingId(streamId: string): string {
+    return eventId(streamId, PRIMING_SEQ);
+  }
+
+  async replay(last: string, session: string, send: SendEvent): Promise<void> {
+    const parsed = parseEventId(last);
+    if (!parsed || !/^\d+-\d+$/.test(parsed.seq)) return;
+    const [[, owner], [, entries]] = (await this.#shared.redis
+      .multi()
+      .hget(meta(parsed.streamId), "session")
+      .xrange(data(parsed.streamId), `(${parsed.seq}`, "+")
+      .exec()) as [[null, string | null], [null, Array<[string, string[]]>]];
+    if (owner !== session) return;
+    for (const [entry, fields] of entries) {
+      const message = JSON.parse(fields[1] ?? "{}") as JSONRPCMessage;
+      if (Object.keys(message).length > 0) await send(eventId(parsed.streamId, entry), message);
+    }
+  }
+
   /**
    * The stream's meta. Resumed from its priming event, a call may not have stored anything yet:
    * wait a while for its first event before calling the stream unknown.

@@ -1,0 +1,191 @@
+/**
+ * Each session's own standalone stream (a GET on `/mcp`): what the server says outside any call —
+ * `notifications/tools/list_changed` — reaches the sessions it concerns, and no other. A session
+ * has one live stream (a new GET replaces the old one). Events are kept in the `StreamEvents`
+ * store under a stream id that names the session, so a client whose stream dropped resumes with
+ * `Last-Event-ID` (and carries on on a fresh stream); for `GRACE_MS` after a drop the session's
+ * events are still kept for that resume. With a fleet, a change is announced to every replica
+ * (Redis pub/sub), which brings its own tool list up to date and tells the streams it holds.
+ */
+import { randomBytes } from "node:crypto";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Principal } from "../../principal.js";
+import { parseEventId, type StreamEvents } from "./events.js";
+
+export const TOOLS_CHANGED: JSONRPCMessage = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
+
+/** How long a dropped stream's events are still kept for its resume (ms). */
+export const GRACE_MS = 60_000;
+/** A comment line this often keeps proxies from closing a quiet stream (ms). */
+const KEEP_ALIVE_MS = 25_000;
+const STREAM_TAG = "gs";
+
+/** Which tool list a session sees: the server's key (`""`) or the caller's own (its key id). */
+export const toolScope = (principal: Principal): string => principal.keyId ?? "";
+
+/** Tells the other replicas that the tool list of a scope changed. */
+export interface ToolsAnnouncer {
+  publish(scope: string): void;
+}
+
+export interface SessionStreamsDeps {
+  events: StreamEvents;
+  /** The `retry` field of the priming event (ms). */
+  retryMs: number;
+  announcer?: ToolsAnnouncer;
+  /** Brings this replica's tool list of `scope` up to date (another replica saw it change). */
+  refresh?(scope: string): Promise<void>;
+  now?: () => number;
+}
+
+interface Held {
+  session: string;
+  scope: string;
+  streamId: string;
+  /** Writes to the open response; unset once it closed (kept for the grace period). */
+  write?: (chunk: string) => void;
+  end?: () => void;
+  droppedAt?: number;
+}
+
+const encoder = new TextEncoder();
+const frame = (id: string, message: JSONRPCMessage) =>
+  `event: message\nid: ${id}\ndata: ${JSON.stringify(message)}\n\n`;
+
+export class SessionStreams {
+  readonly #deps: SessionStreamsDeps;
+  readonly #held = new Map<string, Held>();
+  /** Scopes being refreshed after another replica's announcement (their change is told already). */
+  readonly #quiet = new Map<string, number>();
+  readonly #now: () => number;
+
+  constructor(deps: SessionStreamsDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  /** Live streams on this replica. */
+  get live(): number {
+    let n = 0;
+    for (const held of this.#held.values()) if (held.write) n += 1;
+    return n;
+  }
+
+  /** Whether `lastEventId` is an event of one of `sessionId`'s standalone streams. */
+  owns(lastEventId: string, sessionId: string): boolean {
+    const streamId = parseEventId(lastEventId)?.streamId ?? "";
+    return streamId.startsWith(`${STREAM_TAG}.${sessionId}.`);
+  }
+
+  /**
+   * The session's stream: the priming event (id and `retry`), what `lastEventId`'s stream kept
+   * after it when resuming, then every event from now on. Replaces the session's earlier stream.
+   */
+  async open(sessionId: string, principal: Principal, lastEventId?: string): Promise<Response> {
+    const streamId = `${STREAM_TAG}.${sessionId}.${randomBytes(6).toString("hex")}`;
+    const { events, retryMs } = this.#deps;
+    const prime = events.primingId(streamId);
+    const missed: string[] = [];
+    if (lastEventId && this.owns(lastEventId, sessionId)) {
+      await events.replay(lastEventId, sessionId, (id, message) => void missed.push(frame(id, message)));
+    }
+    this.endSession(sessionId);
+    const held: Held = { session: sessionId, scope: toolScope(principal), streamId };
+    this.#held.set(sessionId, held);
+    const stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        const keepAlive = setInterval(() => held.write?.(": keep-alive\n\n"), KEEP_ALIVE_MS);
+        held.write = (chunk) => {
+          try {
+            controller.enqueue(encoder.encode(chunk));
+          } catch {
+            this.#dropped(held, keepAlive);
+          }
+        };
+        held.end = () => {
+          this.#dropped(held, keepAlive);
+          try {
+            controller.close();
+          } catch {
+            // already cancelled
+          }
+        };
+        held.write(`id: ${prime}\nretry: ${retryMs}\ndata: \n\n${missed.join("")}`);
+      },
+      cancel: () => held.end?.(),
+    });
+    return new Response(stream, {
+      headers: {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+        "mcp-session-id": sessionId,
+      },
+    });
+  }
+
+  #dropped(held: Held, keepAlive: NodeJS.Timeout): void {
+    clearInterval(keepAlive);
+    if (!held.write) return;
+    held.write = undefined;
+    held.end = undefined;
+    held.droppedAt = this.#now();
+  }
+
+  /** The tool list of `scope` changed on this replica: its sessions are told, here and on every replica. */
+  async toolsChanged(scope: string): Promise<void> {
+    if (this.#quiet.has(scope)) return;
+    this.#deps.announcer?.publish(scope);
+    await this.#send(scope, TOOLS_CHANGED);
+  }
+
+  /** Another replica saw `scope`'s tool list change: this one's list first, so a re-list here sees it. */
+  async receive(scope: string): Promise<void> {
+    this.#quiet.set(scope, (this.#quiet.get(scope) ?? 0) + 1);
+    try {
+      await this.#deps.refresh?.(scope);
+    } catch {
+      // the sessions are told anyway; the list catches up with the next refresh
+    } finally {
+      const left = (this.#quiet.get(scope) ?? 1) - 1;
+      if (left > 0) this.#quiet.set(scope, left);
+      else this.#quiet.delete(scope);
+    }
+    await this.#send(scope, TOOLS_CHANGED);
+  }
+
+  /** Keeps `message` in each stream of `scope` held here and writes it to those still open. */
+  async #send(scope: string, message: JSONRPCMessage): Promise<void> {
+    this.sweep();
+    const held = [...this.#held.values()].filter((h) => h.scope === scope);
+    await Promise.all(
+      held.map(async (h) => {
+        const id = await this.#deps.events
+          .forRequest(h.session)
+          .store.storeEvent(h.streamId, message)
+          .catch(() => undefined);
+        if (id !== undefined) h.write?.(frame(id, message));
+      }),
+    );
+  }
+
+  /** The session ended (DELETE, eviction, expiry elsewhere): its stream closes. */
+  endSession(sessionId: string): void {
+    const held = this.#held.get(sessionId);
+    if (!held) return;
+    this.#held.delete(sessionId);
+    held.end?.();
+  }
+
+  /** Forgets streams dropped longer than the grace period ago. */
+  sweep(): void {
+    const cutoff = this.#now() - GRACE_MS;
+    for (const [id, held] of this.#held) {
+      if (held.droppedAt !== undefined && held.droppedAt < cutoff) this.#held.delete(id);
+    }
+  }
+
+  close(): void {
+    for (const id of [...this.#held.keys()]) this.endSession(id);
+  }
+}
