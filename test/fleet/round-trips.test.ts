@@ -9,8 +9,11 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from "n
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { until } from "../helpers/mcp.js";
 import { startRedis, type TestRedis } from "../helpers/redis.js";
 import { connect, sandboxConfig, textOf } from "../http/helpers.js";
+
+type Health = { streams_open: number };
 
 /** Round trips: writes from the server to Redis, minus heartbeats. */
 let writes: string[] = [];
@@ -72,6 +75,12 @@ describe("Redis round trips", () => {
   it("one tool call in an open session makes at most 3", async () => {
     const c = await connect(http.url);
     try {
+      // The client's standalone GET stream opens after initialize: its session read is not a call's.
+      await until(
+        async () =>
+          ((await (await fetch(http.url.replace(/\/mcp$/, "/healthz"))).json()) as Health).streams_open,
+        (open) => open === 1,
+      );
       await c.client.callTool({
         name: "serp_search",
         arguments: { search_engine: "engine1_search", query: "warm" },
