@@ -67,6 +67,8 @@ export class Faults implements FaultController {
   private active: ActiveFault[] = [];
   /** Header value → uses left, for headers that carry a count. */
   private readonly headerUses = new Map<string, number>();
+  /** Ends of the latency holds under way: `clear()` lets every held request go on at once. */
+  private readonly holds = new Set<() => void>();
 
   add(fault: Fault): void {
     const problem = faultProblem(fault);
@@ -77,6 +79,19 @@ export class Faults implements FaultController {
   clear(): void {
     this.active = [];
     this.headerUses.clear();
+    for (const release of [...this.holds]) release();
+  }
+
+  /** Holds a request for a latency fault: until `sleep` ends or the faults are cleared. */
+  hold(sleep: Promise<void>): Promise<void> {
+    return new Promise((resolve) => {
+      const release = () => {
+        this.holds.delete(release);
+        resolve();
+      };
+      this.holds.add(release);
+      sleep.then(release);
+    });
   }
 
   list(): Fault[] {

@@ -99,7 +99,7 @@ export function injectFaults(state: SandboxState): Middleware {
     const header = c.req.header(FAULT_HEADER);
     const faults = state.faults;
     const latency = faults.take(["latency"], target, header);
-    if (latency) await state.timers.sleep(latency.ms ?? 1000);
+    if (latency) await faults.hold(state.timers.sleep(latency.ms ?? 1000));
     const reset = faults.take(["reset"], target, header);
     if (reset && reset.after !== "accept") return resetConnection(c);
     const limited = faults.take(["rate_limit"], target, header);

@@ -98,6 +98,7 @@ export interface Fault {
 
 export interface FaultController {
   add(fault: Fault): void;
+  /** Removes every fault and lets the requests a latency fault holds go on at once. */
   clear(): void;
   /** Faults still active (count not yet used up). */
   list(): Fault[];

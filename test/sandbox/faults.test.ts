@@ -66,6 +66,18 @@ describe("fault injection", () => {
     expect(order).toEqual(["fast", "slow"]);
   });
 
+  it("latency: clearing the faults lets a held request go on at once", async () => {
+    sandbox.faults.add({ kind: "latency", ms: 3_600_000, match: "GET /v1/batches", count: 1 });
+    const held = call(sandbox, "GET", "/v1/batches");
+    // The fault is used up when the request arrives and its hold starts.
+    await until(
+      () => sandbox.faults.list().length,
+      (n) => n === 0,
+    );
+    sandbox.faults.clear();
+    expect((await held).status).toBe(200);
+  });
+
   it("reset: the connection is destroyed before anything is created", async () => {
     const before = (await call(sandbox, "GET", "/v1/tasks?limit=1000")).body.tasks.length;
     sandbox.faults.add({ kind: "reset", count: 1 });
