@@ -1,9 +1,12 @@
 /**
- * The fault matrix: every tool × each sandbox fault, through one built stdio server. Each cell
- * names the outcome the retry policy and the waiting rules promise (src/api/retry.ts,
- * DESIGN.md), checks the call ends within its deadline (generous slack: no speed is measured
- * here), and that the server keeps serving afterwards.
+ * The fault matrix: every tool × each sandbox fault, through one built stdio server per test
+ * file. Each cell names the outcome the retry policy and the waiting rules promise
+ * (src/api/retry.ts, DESIGN.md), checks the call ends within its deadline (generous slack: no
+ * speed is measured here), and that the server keeps serving afterwards. The columns are split
+ * over the faults-*.test.ts files so they run in parallel workers (most of a cell's time is the
+ * waiting the fault asks for, not CPU).
  */
+import { existsSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Fault } from "../../src/sandbox/index.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
@@ -57,13 +60,17 @@ const ROW_SEEDS = [
   ),
   ...VARIANTS,
 ];
-const ROWS: Row[] = [];
+/** One test file's server and rows (a module shared by the files' worker keeps none of its own). */
+interface Matrix {
+  h: Hardened;
+  rows: Row[];
+}
 
 /**
  * The row a tool's unfaulted call makes once its caches are warm (the second of two calls, as
  * every cell's call is): its first billed submission, the reads it polls with.
  */
-async function probe(seed: (typeof ROW_SEEDS)[number]): Promise<Row> {
+async function probe(h: Hardened, seed: (typeof ROW_SEEDS)[number]): Promise<Row> {
   const def = ALL_TOOLS.find((t) => t.name === seed.tool)!;
   await h.call(seed.tool, seed.args(h));
   const from = h.sandbox.requests.length;
@@ -162,27 +169,30 @@ const describeOutcome = (o: Outcome) =>
     ? `${o.codes.join(" or ")}${o.maybeAccepted ? " (may have been accepted)" : ""}`
     : o.kind;
 
-let h: Hardened;
+/** `labels`: the rows the file's cells use (only those are probed). */
+function hooks(m: Matrix, labels: Set<string>): void {
+  beforeAll(async () => {
+    const h = await harden({ waitMs: WAIT_MS, sandbox: { taskLatencyMs: 30, crawlPageMs: 5 } });
+    m.h = h;
+    // The agent catalog's first fetch is over before faults go in.
+    await h.call("list_agents", { name: "news_article" });
+    for (const seed of ROW_SEEDS.filter((r) => labels.has(r.label))) m.rows.push(await probe(h, seed));
+  }, 120_000);
 
-beforeAll(async () => {
-  h = await harden({ waitMs: WAIT_MS, sandbox: { taskLatencyMs: 30, crawlPageMs: 5 } });
-  // The agent catalog's first fetch is over before faults go in.
-  await h.call("list_agents", { name: "news_article" });
-  for (const seed of ROW_SEEDS) ROWS.push(await probe(seed));
-}, 120_000);
+  afterEach(() => m.h?.sandbox.faults.clear());
 
-afterEach(() => h?.sandbox.faults.clear());
-
-afterAll(async () => {
-  if (!h) return;
-  try {
-    expect(crashLines(h.server.stderr())).toEqual([]);
-    expect(secretLeaks(h.captured(), h.key)).toEqual([]);
-    expect(secretLeaks(h.captured(), h.legacyAuth)).toEqual([]);
-  } finally {
-    await h.close();
-  }
-}, 60_000);
+  afterAll(async () => {
+    const h = m.h;
+    if (!h) return;
+    try {
+      expect(crashLines(h.server.stderr())).toEqual([]);
+      expect(secretLeaks(h.captured(), h.key)).toEqual([]);
+      expect(secretLeaks(h.captured(), h.legacyAuth)).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+}
 
 /** `workCreated`: the task_error / crawl_fail fault was used up, so the tool's work did fail. */
 function check(row: Row, outcome: Outcome, r: ToolCall, workCreated: boolean) {
@@ -212,34 +222,72 @@ function check(row: Row, outcome: Outcome, r: ToolCall, workCreated: boolean) {
   }
 }
 
-const CELLS = COLUMNS.flatMap((column) => ROW_SEEDS.map((seed) => ({ label: seed.label, column })));
+/**
+ * Which test file runs which cells: about the same waiting in each. The latency column waits out
+ * the deadline in every row (half of its rows in each of two files); the other columns mostly
+ * wait for the sandbox's task latency and the retry backoff.
+ */
+const FILES: Record<string, { columns: string[]; rows?: "even" | "odd" }> = {
+  "faults-retries": {
+    columns: ["a burst of 429s", "a 503 on a read", "a 502 on the submission", "5xx on every request"],
+  },
+  "faults-work": {
+    columns: ["a connection reset", "a malformed JSON body", "a task ending in error", "a crawl that fails"],
+  },
+  "faults-deadline-a": { columns: ["latency past the deadline"], rows: "even" },
+  "faults-deadline-b": { columns: ["latency past the deadline"], rows: "odd" },
+};
 
-describe("fault matrix: every tool under every sandbox fault", () => {
-  it("has a row for every tool but those that delete", () => {
-    const deleting = ALL_TOOLS.filter((t) => toolAnnotations(t).destructiveHint).map((t) => t.name);
-    expect(new Set(ROWS.map((r) => r.tool))).toEqual(
-      new Set(ALL_TOOLS.map((t) => t.name).filter((n) => !deleting.includes(n))),
+function cellsOf(file: string) {
+  const { columns = [], rows } = FILES[file] ?? {};
+  const seeds = ROW_SEEDS.filter((_, i) => rows === undefined || i % 2 === (rows === "even" ? 0 : 1));
+  return COLUMNS.filter((c) => columns.includes(c.name)).flatMap((column) =>
+    seeds.map((seed) => ({ label: seed.label, column })),
+  );
+}
+
+/**
+ * The tests of `file` (its FILES entry): its cells, after the coverage checks (every tool has a
+ * row; every cell of the matrix runs in exactly one of the files, and they exist).
+ */
+export function faultMatrix(file: string): void {
+  const m = { rows: [] } as unknown as Matrix;
+  const cells = cellsOf(file);
+  hooks(m, new Set(cells.map((c) => c.label)));
+  describe("fault matrix: every tool under every sandbox fault", () => {
+    it("has a row for every tool but those that delete, and runs every cell in one file", () => {
+      const deleting = ALL_TOOLS.filter((t) => toolAnnotations(t).destructiveHint).map((t) => t.name);
+      expect(new Set(ROW_SEEDS.map((r) => r.tool))).toEqual(
+        new Set(ALL_TOOLS.map((t) => t.name).filter((n) => !deleting.includes(n))),
+      );
+      const everyCell = COLUMNS.flatMap((c) => ROW_SEEDS.map((seed) => `${seed.label} × ${c.name}`));
+      const run = Object.keys(FILES).flatMap((f) => cellsOf(f).map((c) => `${c.label} × ${c.column.name}`));
+      expect(run.sort()).toEqual(everyCell.sort());
+      for (const name of Object.keys(FILES)) {
+        expect(existsSync(new URL(`./${name}.test.ts`, import.meta.url)), name).toBe(true);
+      }
+    });
+
+    it.each(cells.map((c) => [c.label, c.column.name, c] as const))(
+      "%s with %s ends as its row and the fault promise, within its deadline, and the server keeps serving",
+      async (label, _fault, { column }) => {
+        const { h } = m;
+        const row = m.rows.find((r) => r.label === label)!;
+        const outcome = row.cached ? success : column.expect(row);
+        for (const fault of column.faults(row)) h.sandbox.faults.add(fault);
+        // Bounded: the wait limit plus the client's bounded retries, never the injected latency.
+        // A call still running past that times out here (a hang), which fails the cell; how soon
+        // it ends is measured by npm run bench, not asserted.
+        const r = await h.call(row.tool, row.args(h), WAIT_MS + SLACK_MS);
+        const workCreated = !h.sandbox.faults
+          .list()
+          .some((f) => f.kind === "task_error" || f.kind === "crawl_fail");
+        h.sandbox.faults.clear();
+        check(row, outcome, r, workCreated);
+        const normal = await h.call(row.tool, row.args(h));
+        expect(normal.isError, JSON.stringify(normal).slice(0, 400)).toBeFalsy();
+      },
+      60_000,
     );
   });
-
-  it.each(CELLS.map((c) => [c.label, c.column.name, c] as const))(
-    "%s with %s ends as its row and the fault promise, within its deadline, and the server keeps serving",
-    async (label, _fault, { column }) => {
-      const row = ROWS.find((r) => r.label === label)!;
-      const outcome = row.cached ? success : column.expect(row);
-      for (const fault of column.faults(row)) h.sandbox.faults.add(fault);
-      // Bounded: the wait limit plus the client's bounded retries, never the injected latency.
-      // A call still running past that times out here (a hang), which fails the cell; how soon
-      // it ends is measured by npm run bench, not asserted.
-      const r = await h.call(row.tool, row.args(h), WAIT_MS + SLACK_MS);
-      const workCreated = !h.sandbox.faults
-        .list()
-        .some((f) => f.kind === "task_error" || f.kind === "crawl_fail");
-      h.sandbox.faults.clear();
-      check(row, outcome, r, workCreated);
-      const normal = await h.call(row.tool, row.args(h));
-      expect(normal.isError, JSON.stringify(normal).slice(0, 400)).toBeFalsy();
-    },
-    60_000,
-  );
-});
+}

@@ -1,0 +1,4 @@
+/** The fault matrix (see fault-matrix.ts): latency past the call's deadline, the first half of the rows. */
+import { faultMatrix } from "./fault-matrix.js";
+
+faultMatrix("faults-deadline-a");
