@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentDetail } from "../../src/api/schemas.js";
 import { TaskCallbackBodySchema } from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { startSandbox } from "../../src/sandbox/index.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, shape, startReceiver, until } from "./helpers.js";
 import {
   AgentDetailSchema,
@@ -13,11 +14,7 @@ import {
 } from "./spec-shapes.js";
 
 describe("agents", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 20, allowCallbacks: true });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ taskLatencyMs: 20, allowCallbacks: true });
 
   it("lists at least 20 agents across verticals, with filters and paging", async () => {
     const r = await call(sandbox, "GET", "/v1/agents");

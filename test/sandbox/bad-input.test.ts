@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GenericErrorBodySchema } from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, shape } from "./helpers.js";
 import { ValidationErrorBodySchema } from "./spec-shapes.js";
 
@@ -73,11 +73,7 @@ const WRONG_MEMBER: [string, unknown, (string | number)[]][] = [
 ];
 
 describe("bad input never crashes the sandbox", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 10, rateLimit: 100_000 });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ taskLatencyMs: 10, rateLimit: 100_000 });
 
   for (const path of POST_ENDPOINTS) {
     for (const [label, raw] of BAD_BODIES) {

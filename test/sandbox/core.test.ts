@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GenericErrorBodySchema, RateLimitErrorBodySchema } from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { startSandbox } from "../../src/sandbox/index.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, KEY, shape } from "./helpers.js";
 import { ValidationErrorBodySchema } from "./spec-shapes.js";
 
 describe("sandbox core: auth, rate limit, errors", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ key: KEY, taskLatencyMs: 20 });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ key: KEY, taskLatencyMs: 20 });
 
   it("exposes the documented URLs", () => {
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

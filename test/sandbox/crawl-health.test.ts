@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { SocialEventResponseSchema } from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, shape, startReceiver, until } from "./helpers.js";
 import {
   CrawlIdResponseSchema,
@@ -11,12 +11,8 @@ import {
 } from "./spec-shapes.js";
 
 describe("crawl, map, domain health, driver and the legacy endpoint", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 20, crawlPageMs: 5, allowCallbacks: true });
-  });
+  const sandbox = useSandbox({ taskLatencyMs: 20, crawlPageMs: 5, allowCallbacks: true });
   afterEach(() => sandbox.faults.clear());
-  afterAll(() => sandbox.close());
 
   const waitCrawl = (id: string) =>
     until(

@@ -1,7 +1,7 @@
 import { PNG } from "pngjs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskCallbackBodySchema } from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, shape, startReceiver, until } from "./helpers.js";
 import {
   BatchDetailSchema,
@@ -15,11 +15,7 @@ import {
 } from "./spec-shapes.js";
 
 describe("extract, tasks and batches", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 30, allowCallbacks: true });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ taskLatencyMs: 30, allowCallbacks: true });
 
   const waitTask = (id: string) =>
     until(

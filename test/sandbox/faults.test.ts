@@ -1,16 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { GenericErrorBodySchema, RateLimitErrorBodySchema } from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, shape, until } from "./helpers.js";
 import { ValidationErrorBodySchema } from "./spec-shapes.js";
 
 describe("fault injection", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 10 });
-  });
+  const sandbox = useSandbox({ taskLatencyMs: 10 });
   afterEach(() => sandbox.faults.clear());
-  afterAll(() => sandbox.close());
 
   const extractBody = () => ({ body: { url: `${sandbox.siteUrl}/` } });
 

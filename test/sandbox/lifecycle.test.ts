@@ -4,7 +4,7 @@
  * administration, research agents and runs (event stream, 409/408 while running), crawl listing
  * and termination, jobs CRUD with runs, run cancel and artifacts, media download.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ArtifactPreviewSchema,
   CrawlListSchema,
@@ -14,14 +14,10 @@ import {
   ResearchRunSchema,
   SearchResponseSchema,
 } from "../../src/api/schemas-v2.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, shape, until } from "./helpers.js";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ taskLatencyMs: 20, crawlPageMs: 20 });
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ taskLatencyMs: 20, crawlPageMs: 20 });
 
 describe.each([2, 1])("generation %i", (gen) => {
   const v = `/v${gen}`;

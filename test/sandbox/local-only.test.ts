@@ -4,9 +4,10 @@
  * loopback without a key.
  */
 import { request } from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { callbackTarget } from "../../src/sandbox/callbacks.js";
-import { type Sandbox, SandboxOptionsError, startSandbox } from "../../src/sandbox/index.js";
+import { SandboxOptionsError, startSandbox } from "../../src/sandbox/index.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, startReceiver, until } from "./helpers.js";
 
 const OFF_LOOPBACK = [
@@ -25,11 +26,7 @@ const isLoopbackUrl = (raw: string) => {
 };
 
 describe("sandbox callbacks stay on loopback", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 5, crawlPageMs: 2, allowCallbacks: true });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ taskLatencyMs: 5, crawlPageMs: 2, allowCallbacks: true });
   afterEach(() => vi.restoreAllMocks());
 
   it("sends nothing off loopback: task, agent and crawl callbacks to other hosts are refused", async () => {
@@ -79,11 +76,7 @@ describe("sandbox callbacks stay on loopback", () => {
 });
 
 describe("sandbox without allowCallbacks (the default)", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 5 });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ taskLatencyMs: 5 });
 
   it("records a loopback callback as not sent and sends nothing", async () => {
     const receiver = await startReceiver();

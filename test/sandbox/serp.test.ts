@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SerpOrganicSchema } from "../../src/api/schemas.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, shape } from "./helpers.js";
 import { SerpResponseSchema } from "./spec-shapes.js";
 
 describe("POST /v2/serp", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox();
 
   const serp = async (body: Record<string, unknown>) => {
     const r = await call(sandbox, "POST", "/v2/serp", { body: { search_engine: "engine1_search", ...body } });

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runSandboxCommand, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { describe, expect, it, vi } from "vitest";
+import { runSandboxCommand, type Sandbox } from "../../src/sandbox/index.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, KEY, shape, until } from "./helpers.js";
 import { AgentDetailSchema, TaskResultSchema } from "./spec-shapes.js";
 
 describe("demo site, large pages, async search, agent generation and the CLI entry", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 10 });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ taskLatencyMs: 10 });
 
   it("serves the demo site without auth, linking 30+ pages from the sitemap", async () => {
     const home = await fetch(`${sandbox.siteUrl}/`);

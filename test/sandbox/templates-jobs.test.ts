@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { describe, expect, it } from "vitest";
+import { useSandbox } from "../helpers/sandbox.js";
 import { call, shape, until } from "./helpers.js";
 import {
   ArtifactDownloadSchema,
@@ -10,11 +10,7 @@ import {
 } from "./spec-shapes.js";
 
 describe("templates (v2) and jobs", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ taskLatencyMs: 20 });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ taskLatencyMs: 20 });
 
   it("lists template versions newest first, with or without a bearer key", async () => {
     const withKey = shape(
