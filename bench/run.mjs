@@ -7,9 +7,17 @@ import { printTable } from "./table.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const modules = ["client", "server", "agents", "soak", "telemetry", "shell", "fleet", "tokens"].filter(
-  (m) => only.length === 0 || only.includes(m),
-);
+const modules = [
+  "client",
+  "server",
+  "agents",
+  "soak",
+  "telemetry",
+  "shell",
+  "fleet",
+  "attack",
+  "tokens",
+].filter((m) => only.length === 0 || only.includes(m));
 
 const rows = [];
 for (const name of modules) {

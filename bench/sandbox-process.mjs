@@ -10,9 +10,12 @@ import { fileURLToPath } from "node:url";
 
 const SELF = fileURLToPath(import.meta.url);
 
-/** Starts the sandbox process; resolves to `{url, siteUrl, close()}`. */
-export async function startSandboxProcess({ key, rateLimit = 1_000_000 }) {
-  const child = spawn(process.execPath, [SELF, key, String(rateLimit)], {
+/**
+ * Starts the sandbox process; resolves to `{url, siteUrl, close()}`. `options`: more
+ * `startSandbox` options (plain JSON, e.g. `{crawlPageMs: 1000}`).
+ */
+export async function startSandboxProcess({ key, rateLimit = 1_000_000, options = {} }) {
+  const child = spawn(process.execPath, [SELF, key, String(rateLimit), JSON.stringify(options)], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   child.stdout.setEncoding("utf8");
@@ -34,8 +37,8 @@ export async function startSandboxProcess({ key, rateLimit = 1_000_000 }) {
 
 if (process.argv[1] === SELF) {
   const { startSandbox } = await import("../dist/sandbox/index.js");
-  const [key, rateLimit] = process.argv.slice(2);
-  const sandbox = await startSandbox({ key, rateLimit: Number(rateLimit) });
+  const [key, rateLimit, options] = process.argv.slice(2);
+  const sandbox = await startSandbox({ ...JSON.parse(options ?? "{}"), key, rateLimit: Number(rateLimit) });
   process.stdout.write(`${JSON.stringify({ url: sandbox.url, siteUrl: sandbox.siteUrl })}\n`);
   process.stdin.resume();
   process.stdin.on("end", () => void sandbox.close().then(() => process.exit(0)));
