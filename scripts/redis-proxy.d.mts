@@ -5,6 +5,8 @@ export interface CountingRedisProxy {
   /** The writes (round trips) since the last `reset()`, heartbeats left out. */
   writes(): string[];
   reset(): void;
+  /** From now on Redis's answers are dropped: every command waits forever unless it times out. */
+  stall(): void;
   close(): Promise<void>;
 }
 

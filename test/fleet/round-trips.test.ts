@@ -1,52 +1,27 @@
 /**
  * Redis round trips per tool call (issue 23 item 8), counted on the wire: the server reaches Redis
- * through a loopback proxy that counts the writes of its connections (a pipeline or an EVAL is
- * one write; the once-a-second heartbeat is left out). One `serp_search` in an open session makes
+ * through a loopback proxy (scripts/redis-proxy.mjs) that counts what each connection sends before
+ * Redis answers (a pipeline or an EVAL is one; the once-a-second heartbeat is left out). One `serp_search` in an open session makes
  * three: the session read-and-touch, the fleet rate limit, the result event (the priming event
  * costs none). Before issue 23 the same call made 10.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CountingRedisProxy, countingRedisProxy } from "../../scripts/redis-proxy.mjs";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { describe, expect, it } from "vitest";
+import { useHttpServer } from "../helpers/http-server.js";
 import { until } from "../helpers/mcp.js";
-import { startRedis, type TestRedis } from "../helpers/redis.js";
-import { connect, sandboxConfig, textOf } from "../http/helpers.js";
+import { connect, textOf } from "../http/helpers.js";
 
 type Health = { streams_open: number };
 
-let redis: TestRedis;
-let proxy: CountingRedisProxy;
-let sandbox: Sandbox;
-let http: HttpServer;
-
-beforeAll(async () => {
-  redis = await startRedis();
-  proxy = await countingRedisProxy(redis.url);
-  sandbox = await startSandbox();
-  http = await startHttpServer({
-    config: sandboxConfig(sandbox, "wdk_tripsQZXJVKWPRTM"),
-    port: 0,
-    redisUrl: proxy.url,
-    log: () => {},
-  });
-});
-
-afterAll(async () => {
-  await http?.shutdown(0);
-  await proxy?.close();
-  await sandbox?.close();
-  await redis?.stop();
-});
+const fx = useHttpServer("wdk_tripsQZXJVKWPRTM", { redis: true });
 
 describe("Redis round trips", () => {
   it("one tool call in an open session makes at most 3", async () => {
-    const c = await connect(http.url);
+    const c = await connect(fx.http.url);
     try {
       // The client's standalone GET stream opens after initialize: its session read is not a call's.
       await until(
         async () =>
-          ((await (await fetch(http.url.replace(/\/mcp$/, "/healthz"))).json()) as Health).streams_open,
+          ((await (await fetch(fx.http.url.replace(/\/mcp$/, "/healthz"))).json()) as Health).streams_open,
         (open) => open === 1,
       );
       await c.client.callTool({
@@ -55,8 +30,8 @@ describe("Redis round trips", () => {
       });
       const counts: number[] = [];
       for (const query of ["alpha", "bravo", "charlie"]) {
-        proxy.reset();
-        const from = sandbox.requests.length;
+        fx.redis.reset();
+        const from = fx.sandbox.requests.length;
         const r = await c.client.callTool({
           name: "serp_search",
           arguments: { search_engine: "engine1_search", query },
@@ -64,13 +39,14 @@ describe("Redis round trips", () => {
         expect(r.isError, textOf(r)).toBeFalsy();
         // The fleet rate limit is one round trip per upstream attempt: a retry (a loaded machine's
         // timeout) adds one. Per call: session + result event, plus one per attempt.
-        const attempts = sandbox.requests.slice(from).filter((q) => q.path === "/v2/serp").length;
-        counts.push(proxy.writes().length - (attempts - 1));
+        const attempts = fx.sandbox.requests.slice(from).filter((q) => q.path === "/v2/serp").length;
+        counts.push(fx.redis.writes().length - (attempts - 1));
       }
-      console.log(
-        `redis round trips per serp_search call: ${counts.join(", ")}\n${proxy.writes().join("\n")}`,
-      );
-      expect(Math.max(...counts)).toBeLessThanOrEqual(3);
+      const last = fx.redis.writes().join("\n");
+      expect(
+        Math.max(...counts),
+        `round trips per call: ${counts.join(", ")}; the last:\n${last}`,
+      ).toBeLessThanOrEqual(3);
     } finally {
       await c.close();
     }
