@@ -138,6 +138,9 @@ http {
   upstream mcp {
 ${upstreams.join("\n")}
     keepalive 64;
+    # Below Node's 5 s keep-alive: nginx drops an idle connection before the replica closes it,
+    # or a POST sent on a closing one fails as 502 (nginx does not retry a POST elsewhere).
+    keepalive_timeout 4s;
   }
   server {
     listen ${lb};
