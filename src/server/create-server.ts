@@ -227,9 +227,11 @@ export function createServer(options: CreateServerOptions): WebDataServer {
     notified = false;
     return { tools };
   });
-  server.setRequestHandler(CallRequestSchema, async (request, extra) =>
-    (await runtime()).call(request, extra),
-  );
+  server.setRequestHandler(CallRequestSchema, async (request, extra) => {
+    // Bound now, to this request's transport: the call's work may outlive the request.
+    const log = logger.forCall(server, extra.requestId);
+    return (await runtime()).call(request, extra, log);
+  });
 
   let ready: Promise<void> | undefined;
   let closed: Promise<void> | undefined;

@@ -5,7 +5,13 @@
  * no redaction, no JSON, no message. Secrets are redacted before anything leaves.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { type LoggingLevel, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type JSONRPCNotification,
+  type LoggingLevel,
+  type RequestId,
+  SetLevelRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../logger.js";
 
 export type { Logger } from "../logger.js";
@@ -43,6 +49,13 @@ export interface ServerLogger extends Logger {
    * the level a session set earlier to each request's fresh (or pooled) server.
    */
   setClientLevel(server: Server, level: LoggingLevel): void;
+  /**
+   * The logger of one call on `server`: its lines reach the client of the transport the server is
+   * connected to now, on the call's own stream, at the level that client set — never the client
+   * of a later request (a pooled server serves another session's next request while a task's work
+   * goes on). Once that transport closed, the call's lines go to stderr only.
+   */
+  forCall(server: Server, requestId?: RequestId): Logger;
 }
 
 export function createLogger(options: LoggerOptions = {}): ServerLogger {
@@ -53,23 +66,49 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
   /** Each attached server with the lowest level its client wants. */
   const servers = new Map<Server, number>();
 
-  const log = (level: LoggingLevel, message: string, data?: Record<string, unknown>) => {
-    const rank = ORDER.indexOf(level);
-    const toStderr = rank >= minStderr;
-    const clients = [...servers].filter(([server, min]) => rank >= min && server.transport !== undefined);
-    if (!toStderr && clients.length === 0) return;
+  /** Writes the line to stderr and returns it as its client would get it, or undefined when below every level. */
+  const render = (
+    level: LoggingLevel,
+    message: string,
+    data: Record<string, unknown> | undefined,
+    wanted: boolean,
+  ) => {
+    const toStderr = ORDER.indexOf(level) >= minStderr;
+    if (!toStderr && !wanted) return undefined;
     const safeMessage = redact(message);
     const safeData = data === undefined ? undefined : redact(JSON.stringify(data));
     if (toStderr) write(`[${name}] ${level}: ${safeMessage}${safeData ? ` ${safeData}` : ""}\n`);
-    for (const [server] of clients) {
-      server
-        .sendLoggingMessage({
-          level,
-          logger: name,
-          data: safeData ? { message: safeMessage, ...JSON.parse(safeData) } : safeMessage,
-        })
-        .catch(() => {});
-    }
+    return {
+      level,
+      logger: name,
+      data: safeData ? { message: safeMessage, ...JSON.parse(safeData) } : safeMessage,
+    };
+  };
+
+  const log = (level: LoggingLevel, message: string, data?: Record<string, unknown>) => {
+    const rank = ORDER.indexOf(level);
+    const clients = [...servers].filter(([server, min]) => rank >= min && server.transport !== undefined);
+    const params = render(level, message, data, clients.length > 0);
+    if (!params) return;
+    for (const [server] of clients) server.sendLoggingMessage(params).catch(() => {});
+  };
+
+  const forCall = (server: Server, requestId?: RequestId): Logger => {
+    const transport: Transport | undefined = server.transport;
+    const min = servers.get(server);
+    const callLog = (level: LoggingLevel, message: string, data?: Record<string, unknown>) => {
+      const wanted = transport !== undefined && min !== undefined && ORDER.indexOf(level) >= min;
+      const params = render(level, message, data, wanted);
+      if (!params || !wanted) return;
+      const note: JSONRPCNotification = { jsonrpc: "2.0", method: "notifications/message", params };
+      transport.send(note, { relatedRequestId: requestId }).catch(() => {});
+    };
+    return {
+      debug: (m, d) => callLog("debug", m, d),
+      info: (m, d) => callLog("info", m, d),
+      warning: (m, d) => callLog("warning", m, d),
+      error: (m, d) => callLog("error", m, d),
+    };
   };
 
   return {
@@ -89,5 +128,6 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
     setClientLevel(server, level) {
       if (servers.has(server)) servers.set(server, ORDER.indexOf(level));
     },
+    forCall,
   };
 }

@@ -13,7 +13,7 @@ import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "
 import { callTool } from "./call-tool.js";
 import type { FairShare } from "./fair-share.js";
 import { listTools } from "./list-tools.js";
-import type { ServerLogger } from "./logging.js";
+import type { Logger, ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
 import type { Extra } from "./run-tool.js";
 import type { TaskWork } from "./tasks.js";
@@ -41,7 +41,8 @@ export interface RuntimeInput {
 
 export interface Runtime {
   listed(): ReturnType<typeof listTools>;
-  call(request: Pick<CallToolRequest, "params">, extra: Extra): ReturnType<typeof callTool>;
+  /** Runs a call; `log` is the call's own logger (its lines reach only its own client). */
+  call(request: Pick<CallToolRequest, "params">, extra: Extra, log?: Logger): ReturnType<typeof callTool>;
   /** Settles when every extension's start-up work has (errors are logged, never thrown). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -108,7 +109,8 @@ export function startRuntime(input: RuntimeInput): Runtime {
 
   return {
     listed: () => listed,
-    call: (request, extra) => callTool(request, extra, input.toolMap.get(request.params.name), deps),
+    call: (request, extra, log) =>
+      callTool(request, extra, input.toolMap.get(request.params.name), log ? { ...deps, log } : deps),
     ready,
     close: async () => {
       if (!input.client) await client.close();

@@ -1,12 +1,18 @@
 /**
  * `logging/setLevel` over Streamable HTTP: every request runs on a fresh (or pooled) server, so
  * the level lives in the session record and governs the log messages of the session's later
- * calls — and only of that session's.
+ * calls — and only of that session's. A call's log lines go to its own session only, even from an
+ * MCP task's work that outlives its request while the server serves another session's call.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
+  LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { useHttpServer } from "../helpers/http-server.js";
+import { until } from "../helpers/mcp.js";
 import { connect, textOf } from "./helpers.js";
 
 const KEY = "wdk_httpLOGkeyQZXJVKW";
@@ -18,6 +24,16 @@ function levels(client: Client): string[] {
   const seen: string[] = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
     seen.push(n.params.level);
+  });
+  return seen;
+}
+
+/** The text of every log message `client` receives, in order. */
+function lines(client: Client): string[] {
+  const seen: string[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    const data = n.params.data as { message?: string } | string;
+    seen.push(typeof data === "string" ? data : String(data.message));
   });
   return seen;
 }
@@ -64,6 +80,50 @@ describe("logging/setLevel over HTTP", () => {
       });
       expect(seenB).toContain("info");
     } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("a task's log lines never reach another session, whichever pooled server the other's call runs on", async () => {
+    const a = await connect(fx.http.url);
+    const b = await connect(fx.http.url);
+    const seenB = lines(b.client);
+    try {
+      await a.client.setLoggingLevel("debug");
+      await b.client.setLoggingLevel("debug");
+      for (let round = 0; round < 3; round++) {
+        const created = await a.client.request(
+          {
+            method: "tools/call",
+            params: {
+              name: "crawl_site",
+              arguments: { url: `${fx.sandbox.siteUrl}/`, limit: 2 },
+              task: { ttl: 120_000 },
+            },
+          },
+          CreateTaskResultSchema,
+        );
+        // B's call runs on a server A's POST handed back, while A's task finishes (and logs).
+        fx.sandbox.faults.add({ kind: "latency", ms: 3_000, match: "/serp", count: 1 });
+        const serp = await b.client.callTool({
+          name: "serp_search",
+          arguments: { search_engine: "engine1_search", query: `round ${round}` },
+        });
+        await until(
+          () =>
+            a.client.request(
+              { method: "tasks/get", params: { taskId: created.task.taskId } },
+              GetTaskResultSchema,
+            ),
+          (task) => task.status !== "working",
+        );
+        expect(serp.isError, textOf(serp)).toBeFalsy();
+      }
+      expect(seenB.some((line) => line.includes("serp_search"))).toBe(true);
+      expect(seenB.filter((line) => line.includes("crawl_site"))).toEqual([]);
+    } finally {
+      fx.sandbox.faults.clear();
       await a.close();
       await b.close();
     }
