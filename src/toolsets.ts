@@ -18,13 +18,22 @@ export type Toolset = (typeof TOOLSETS)[number];
 
 /**
  * Exposed when `WEBDATA_TOOLSETS` is not set (`legacy` joins them when `WEBDATA_LEGACY_AUTH` is
- * set): what an agent reaches for first. `manage` (template,
- * research agent and job writes), `research` (minutes-long billed runs) and `media` (file
- * downloads) only when named, or with `all`.
+ * set): what an agent reaches for first, to find and read the web: search, extract, crawl, the
+ * pre-built agents, domain health and the tasks that resume or stop long work; 11 tools within
+ * the 4,000-token budget of `tools/list` (issue 24; docs/tools.md has the figures). Only when
+ * named, or with `all`: `templates` (running one needs a template the account made;
+ * generate_template bills a generation), `jobs` (runs of recurring jobs, set up with `manage`),
+ * `research` (minutes-long billed runs), `media` (file downloads) and `manage` (template,
+ * research agent and job writes).
  */
-export const DEFAULT_TOOLSETS: readonly Toolset[] = TOOLSETS.filter(
-  (t) => t !== "legacy" && t !== "manage" && t !== "research" && t !== "media",
-);
+export const DEFAULT_TOOLSETS: readonly Toolset[] = [
+  "search",
+  "extract",
+  "agents",
+  "crawl",
+  "health",
+  "tasks",
+];
 
 export const isToolset = (name: string): name is Toolset => (TOOLSETS as readonly string[]).includes(name);
 

@@ -47,7 +47,7 @@ export const checkDomainHealth = defineTool({
   name: "check_domain_health",
   title: "Check domain health",
   description:
-    "How well requests to sites currently succeed (status, success rate, recent windows) for 1-100 bare domains. include_driver adds the recommended driver, antibot systems and whether JS rendering is needed.",
+    "How well requests to these sites succeed now (status, success rate, recent windows); include_driver adds the recommended driver, antibot systems and whether rendering is needed.",
   toolset: "health",
   examples: [
     { domains: ["example.com"] },

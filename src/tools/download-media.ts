@@ -16,7 +16,7 @@ export const downloadMedia = defineTool({
   name: "download_media",
   title: "Download a media file",
   description:
-    "Download a file (image, PDF, video…) through the service; an image comes back as an image, text as text, anything else as a temporary download link with its type and size.",
+    "Download a file (image, PDF, video…): an image comes back as an image, text as text, anything else as a temporary link with its type and size.",
   toolset: "media",
   longRunning: true,
   examples: [{ url: "https://cdn.example.com/boots.png" }],

@@ -175,17 +175,17 @@ export const getTask = defineTool({
   name: "get_task",
   title: "Get task, batch or crawl",
   description:
-    "State and results of a task, batch or crawl (at most one id). Resumes long tools' handles; offset reads on where a result was cut. No id: lists recent tasks (cursor, limit). Over HTTP with the server's key, only work you started through it (the list is filtered to its ids).",
+    "State and results of a task, batch or crawl (one id): resumes a long tool's handle; offset reads on where a result was cut. No id: your recent tasks.",
   toolset: "tasks",
   examples: [{ task_id: "00000000-0000-4000-a000-000000000001" }, { limit: 10 }],
   input: {
-    task_id: idArg.optional().describe("A task id from an earlier result"),
-    batch_id: idArg.optional().describe("A batch id from an earlier result"),
-    crawl_id: idArg.optional().describe("A crawl id from an earlier result"),
+    task_id: idArg.optional().describe("From an earlier result"),
+    batch_id: idArg.optional().describe("From an earlier result"),
+    crawl_id: idArg.optional().describe("From an earlier result"),
     offset: offsetArg.describe("Chars (page) or items (batch, crawl, map) to skip"),
     max_chars: maxCharsArg,
-    cursor: z.string().min(1).max(500).optional().describe("No id: the next_cursor of a previous task list"),
-    limit: z.number().int().min(1).max(100).optional().describe("No id: how many recent tasks to list (20)"),
+    cursor: z.string().min(1).max(500).optional().describe("No id: next_cursor of the last list"),
+    limit: z.number().int().min(1).max(100).optional().describe("No id: tasks to list (default 20)"),
   },
   output: {
     ...longToolShape,

@@ -10,11 +10,11 @@ export const listResearchAgents = defineTool({
   name: "list_research_agents",
   title: "Research agents",
   description:
-    "Research agents of the account and the agent templates a new one can start from; agent_id gives one agent's detail (goals, sources, output schema). Run them with research.",
+    "The account's research agents and the agent templates a new one can start from; run them with research.",
   toolset: "research",
   examples: [{}],
   input: {
-    agent_id: z.string().min(1).optional().describe("One agent's detail"),
+    agent_id: z.string().min(1).optional().describe("One agent's detail: goals, sources, output schema"),
     limit: z.number().int().min(1).max(100).default(20).describe("Agents per page"),
     offset: z.number().int().min(0).default(0).describe("Agents to skip"),
   },

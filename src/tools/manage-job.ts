@@ -12,7 +12,7 @@ export const manageJob = defineTool({
   name: "manage_job",
   title: "Create, change, delete or trigger a job",
   description:
-    "Recurring jobs running a template over inputs: create, update (schedule, inputs, destination), delete, or trigger a run now. Follow runs with job_runs; stop one with cancel.",
+    "Recurring jobs running a template over inputs: create, update, delete, or trigger a run. Follow runs with job_runs; stop one with cancel.",
   toolset: "manage",
   examples: [{ action: "trigger", job_id: "job_daily_prices" }],
   input: {

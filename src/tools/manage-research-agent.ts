@@ -13,7 +13,7 @@ export const manageResearchAgent = defineTool({
   name: "manage_research_agent",
   title: "Create, change or delete a research agent",
   description:
-    "Research agents: create (from an agent template, or display_name, goals, skill…), update (JSON Patch) or delete. See list_research_agents; run with research.",
+    "Create, update (JSON Patch) or delete a research agent; see list_research_agents, run with research.",
   toolset: "manage",
   examples: [{ action: "create", template: "market_research", agent_name: "tents_market" }],
   input: {

@@ -16,7 +16,7 @@ export const runAgent = defineTool({
   name: "run_agent",
   title: "Run an agent",
   description:
-    "Run a pre-built extraction agent (find one and its params with list_agents) and get its structured data. Set pages to fetch several result pages of a paginated agent.",
+    "Run a pre-built extraction agent (find one and its params with list_agents) for its structured data.",
   toolset: "agents",
   examples: [{ agent: "ecommerce_product_page", params: { url: "https://shop.example.com/p/123" } }],
   input: {

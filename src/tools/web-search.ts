@@ -44,7 +44,7 @@ export const webSearch = defineTool({
   name: "web_search",
   title: "Web search",
   description:
-    "Web search for questions: results with page content, optionally a cited answer. Prefer it to serp_search (raw engine pages) + extract_page; use extract_page for one known URL.",
+    "Search the web: results with page content, optionally a cited answer. Prefer it to serp_search + extract_page; for one known URL use extract_page.",
   toolset: "search",
   examples: [
     { query: "waterproof hiking boots", include_answer: true },

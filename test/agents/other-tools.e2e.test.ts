@@ -13,7 +13,11 @@ serverForFile(
   (started) => {
     ({ sandbox, server } = started);
   },
-  (s) => ({ WEBDATA_LEGACY_AUTH: "demo:demo", WEBDATA_LEGACY_BASE_URL: s.legacyUrl }),
+  (s) => ({
+    WEBDATA_TOOLSETS: "templates,health,jobs,legacy",
+    WEBDATA_LEGACY_AUTH: "demo:demo",
+    WEBDATA_LEGACY_BASE_URL: s.legacyUrl,
+  }),
 );
 
 /** Calls a tool and returns the result with the API requests it caused. */

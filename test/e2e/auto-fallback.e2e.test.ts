@@ -36,7 +36,7 @@ describe.each(["spec", "live"] as const)(
 
     beforeAll(async () => {
       sandbox = await startTestSandbox({ dialect, generation2: false });
-      server = await spawnAgainst(sandbox, { WEBDATA_AGENT_TOOLS: AGENT });
+      server = await spawnAgainst(sandbox, { WEBDATA_AGENT_TOOLS: AGENT, WEBDATA_TOOLSETS: "all" });
     });
     afterAll(async () => {
       await server?.close();

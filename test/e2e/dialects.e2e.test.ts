@@ -47,6 +47,7 @@ describe.each(TARGETS)("target $name", ({ name: target, generation, dialect }) =
     sandbox = await startTestSandbox({ dialect });
     server = await spawnAgainst(sandbox, {
       WEBDATA_AGENT_TOOLS: AGENT,
+      WEBDATA_TOOLSETS: "all",
       WEBDATA_API_GENERATION: String(generation),
     });
   });

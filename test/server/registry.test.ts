@@ -2,9 +2,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { createServer, type WebDataServer } from "../../src/server/create-server.js";
+import { listTools } from "../../src/server/list-tools.js";
 import { ALL_TOOLS, selectTools } from "../../src/tools/registry.js";
 import { DEFAULT_TOOLSETS, TOOLSETS } from "../../src/toolsets.js";
 
@@ -93,11 +95,23 @@ describe("registry", () => {
 });
 
 describe("toolset selection", () => {
-  it("exposes the default toolsets by default: not legacy, manage, research or media", () => {
+  it("exposes the default toolsets by default: not legacy, manage, research, media, templates or jobs", () => {
     const c = loadConfig({ WEBDATA_API_KEY: "x_unused", WEBDATA_BASE_URL: "http://h" });
-    const names = selectTools(c).map((t) => t.toolset);
-    for (const off of ["legacy", "manage", "research", "media"]) expect(names).not.toContain(off);
-    expect(new Set(names)).toEqual(new Set(DEFAULT_TOOLSETS));
+    const toolsets = selectTools(c).map((t) => t.toolset);
+    for (const off of ["legacy", "manage", "research", "media", "templates", "jobs"])
+      expect(toolsets).not.toContain(off);
+    expect(new Set(toolsets)).toEqual(new Set(DEFAULT_TOOLSETS));
+    expect(selectTools(c).map((t) => t.name)).toEqual(
+      "web_search serp_search extract_page extract_batch crawl_site map_site get_task list_agents run_agent check_domain_health cancel".split(
+        " ",
+      ),
+    );
+  });
+
+  it("keeps the default tools/list within 4,000 o200k tokens (as bench/server.mjs counts it)", () => {
+    const c = loadConfig({ WEBDATA_API_KEY: "x_unused", WEBDATA_BASE_URL: "http://h" });
+    const tokens = encode(JSON.stringify({ tools: listTools(selectTools(c)) })).length;
+    expect(tokens).toBeLessThanOrEqual(4000);
   });
 
   it("exposes every tool but legacy with WEBDATA_TOOLSETS=all", () => {
