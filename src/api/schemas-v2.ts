@@ -12,6 +12,12 @@ const opt = <T extends z.ZodType>(schema: T) =>
 const list = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (Array.isArray(v) ? v.filter((x) => x != null) : v == null ? [] : v), z.array(item));
 const anyObject = z.record(z.string(), z.unknown());
+/**
+ * A list of secondary entries (citations, sources): an entry its schema rejects (a citation whose
+ * `url` is null) says nothing a tool can show and is dropped, so it cannot cost the whole answer.
+ */
+const usable = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (Array.isArray(v) ? v.filter((x) => item.safeParse(x).success) : v), list(item));
 
 /** An offset page `{items, limit, offset, total}`; the generation-1 jobs form `{items, total, page, per_page}` too. */
 export const offsetPage = <T extends z.ZodType>(item: T) =>
@@ -75,7 +81,7 @@ export const SearchResponseSchema = z.looseObject({
   total_results: opt(z.number()),
   results: list(SearchResultSchema),
   answer: opt(z.string()),
-  answer_citations: opt(list(z.looseObject({ marker: z.number(), result_index: z.number() }))),
+  answer_citations: opt(usable(z.looseObject({ marker: z.number(), result_index: z.number() }))),
 });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 
@@ -110,7 +116,7 @@ export const RefineGenerationV1Schema = z.object({
 });
 
 export const GeneratedVersionSchema = z.looseObject({
-  id: z.string(),
+  id: opt(z.string()),
   name: opt(z.string()),
   agent_name: opt(z.string()),
   version_number: opt(z.number()),
@@ -224,8 +230,10 @@ export const ResearchRunSchema = z.looseObject({
 export type ResearchRun = z.infer<typeof ResearchRunSchema>;
 
 const citation = z.looseObject({ url: z.string(), title: opt(z.string()), excerpts: opt(list(z.string())) });
+
 export const ResearchResultSchema = z.looseObject({
-  run: opt(ResearchRunSchema),
+  // the run beside the output is secondary: one it cannot read does not cost the output
+  run: z.preprocess((v) => (ResearchRunSchema.safeParse(v).success ? v : undefined), opt(ResearchRunSchema)),
   output: opt(
     z.looseObject({
       type: opt(z.string()),
@@ -234,14 +242,14 @@ export const ResearchResultSchema = z.looseObject({
         z.looseObject({
           confidence: opt(z.string()),
           reasoning: opt(z.string()),
-          sources: opt(list(z.looseObject({ url: z.string(), title: opt(z.string()) }))),
+          sources: opt(usable(z.looseObject({ url: z.string(), title: opt(z.string()) }))),
           claims: opt(
             list(
               z.looseObject({
                 callout: opt(z.number()),
                 path: opt(z.string()),
                 confidence: opt(z.string()),
-                citations: opt(list(citation)),
+                citations: opt(usable(citation)),
               }),
             ),
           ),
@@ -325,7 +333,7 @@ export const CrawlListSchema = z.looseObject({
     z.looseObject({
       crawl_id: z.string(),
       url: opt(z.string()),
-      status: z.string(),
+      status: opt(z.string()),
       completed: opt(z.number()),
       total: opt(z.number()),
     }),

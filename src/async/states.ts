@@ -20,7 +20,7 @@ export type StateKind = "task" | "crawl" | "item" | "run" | "generation" | "rese
 
 const words = (phase: Phase, list: string[]) => list.map((w) => [w, phase] as const);
 
-const PHASES: Record<string, Phase> = Object.fromEntries([
+const PHASES: ReadonlyMap<string, Phase> = new Map([
   ...words("running", [
     "pending",
     "queued",
@@ -48,7 +48,7 @@ export function setUnknownStateLogger(sink: (message: string) => void): void {
 /** The phase of a state word; `undefined`/`null` (not reported yet) and unknown words are running. */
 export function phaseOf(kind: StateKind, state: unknown): Phase {
   if (typeof state !== "string" || state === "unknown") return "running";
-  const phase = PHASES[state] ?? PHASES[state.toLowerCase()];
+  const phase = PHASES.get(state) ?? PHASES.get(state.toLowerCase());
   if (phase) return phase;
   const key = `${kind}:${state}`;
   if (!warned.has(key) && warned.size < 100) {

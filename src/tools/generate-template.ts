@@ -43,7 +43,7 @@ function doneResult(g: GenerationRecord, url: string | undefined) {
     generation_id: g.id,
     template: name,
     version: {
-      id: v.id,
+      id: v.id ?? g.generated_version_id ?? "",
       version_number: v.version_number,
       input_schema: v.input_schema ?? {},
       output_schema: v.output_schema ?? {},
