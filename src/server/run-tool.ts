@@ -27,6 +27,9 @@ import { outputSchema } from "./tool-schemas.js";
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** A tool's arguments once checked against its input schema. */
+export type ToolArgs = Parameters<ToolDefinition["handler"]>[0];
+
 export interface ToolDeps {
   config: Config;
   client: WebDataClient;
@@ -118,8 +121,7 @@ export function makeContext(
       const outcome = waitFor(client, target, {
         deadlineMs: Math.min(remaining, options.deadlineMs ?? remaining),
         signal: opts.signal,
-        // The HTTP transport puts its webhook registry in services.taskCompletion (src/server/http.ts).
-        completion: (options.completion ?? deps.services.taskCompletion) as never,
+        completion: options.completion ?? deps.services.taskCompletion,
         onProgress: (p: unknown) => {
           if (options.quiet) return;
           polls += 1;
@@ -157,7 +159,7 @@ function deadlineHandle(
 /** Runs the handler; never throws. */
 export async function runTool(
   tool: ToolDefinition,
-  args: unknown,
+  args: ToolArgs,
   deps: ToolDeps,
   opts: CallOptions,
 ): Promise<CallToolResult> {
@@ -166,7 +168,7 @@ export async function runTool(
   const waits: WaitRecord = {};
   try {
     const result = await tool
-      .handler(args as never, makeContext(deps, opts, limit.signal, waits))
+      .handler(args, makeContext(deps, opts, limit.signal, waits))
       .catch((error: unknown) => {
         const handle = deadlineHandle(error, opts, waits);
         if (handle) return handle;

@@ -5,6 +5,7 @@
  */
 import { ApiError } from "../api/errors.js";
 import { ToolError } from "./errors.js";
+import type { ToolServices } from "./tool.js";
 
 /** Runs the one creating request; a failure that may have created the thing says what to check. */
 export async function createOnce<T>(what: string, check: string, send: () => Promise<T>): Promise<T> {
@@ -22,9 +23,9 @@ export async function createOnce<T>(what: string, check: string, send: () => Pro
 }
 
 /** The catalog service's refresh, when the agents part is running (after a template change). */
-export async function refreshCatalog(services: Record<string, unknown>): Promise<string | undefined> {
-  const catalog = services.agents as { refresh?: () => Promise<unknown> } | undefined;
-  if (!catalog?.refresh) return undefined;
+export async function refreshCatalog(services: ToolServices): Promise<string | undefined> {
+  const catalog = services.agents;
+  if (!catalog) return undefined;
   try {
     await catalog.refresh();
     return undefined;

@@ -7,7 +7,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
-import type { WaitOutcome, WaitTarget } from "../async/wait.js";
+import type { Completion, WaitOutcome, WaitTarget } from "../async/wait.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { Principal } from "../principal.js";
@@ -39,8 +39,8 @@ export interface ProgressUpdate {
 export interface WaitCallOptions {
   /** Overrides the call's deadline (ms from now); the call's deadline still bounds it. */
   deadlineMs?: number;
-  /** Passed through to `waitFor` (e.g. what counts as done for a batch). */
-  completion?: unknown;
+  /** Passed through to `waitFor`: what reports the work's end (e.g. a research run's event stream). */
+  completion?: Completion;
   /** No progress from the polls: the tool reports its own (e.g. from an event stream). */
   quiet?: boolean;
 }
@@ -52,7 +52,8 @@ export interface WaitCallOptions {
  * and filled in by a `ServerExtension` (see registry.ts).
  */
 export interface ToolServices {
-  [name: string]: unknown;
+  /** Over HTTP with a public URL: the webhook registry, which wakes a wait when its work ends. */
+  taskCompletion?: Completion;
   /** True when the API key came from the HTTP session's X-Webdata-Api-Key header, not the environment. */
   sessionKey?: boolean;
 }

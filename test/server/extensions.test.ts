@@ -9,6 +9,13 @@ import { createServer, type WebDataServer } from "../../src/server/create-server
 import { serpSearch } from "../../src/tools/serp-search.js";
 import { defineTool, type ServerHost } from "../../src/tools/tool.js";
 
+// A service of this test's extension, declared the way every part declares its own.
+declare module "../../src/tools/tool.js" {
+  interface ToolServices {
+    echoes?: number;
+  }
+}
+
 const echo = defineTool({
   name: "agent_echo",
   title: "Echo",
