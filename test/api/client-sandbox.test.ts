@@ -2,23 +2,17 @@
  * WebDataClient against the real sandbox with faults switched on. The client's backoffs and
  * rate-limit waits run on a manual clock that jumps when it waits (the sandbox keeps real time).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
 import { ApiError } from "../../src/api/errors.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { startSandbox } from "../../src/sandbox/index.js";
 import { ManualClock } from "../helpers/clock.js";
+import { useSandbox } from "../helpers/sandbox.js";
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ taskLatencyMs: 200 });
 let client: WebDataClient;
 let clock: ManualClock;
 const KEY = `sandbox-key-${process.pid}-f00dfeed`;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ taskLatencyMs: 200 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
 afterEach(async () => {
   sandbox.faults.clear();
   await client?.close();

@@ -1,23 +1,16 @@
 /** waitFor and the client's rate limiter against the real sandbox. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
 import { ApiError } from "../../src/api/errors.js";
 import { startCallbackReceiver } from "../../src/async/callback-receiver.js";
 import type { Progress } from "../../src/async/progress.js";
 import { waitFor } from "../../src/async/wait.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { ManualClock } from "../helpers/clock.js";
 import { until } from "../helpers/mcp.js";
+import { useSandbox } from "../helpers/sandbox.js";
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ allowCallbacks: true });
 let client: WebDataClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ allowCallbacks: true });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
 afterEach(async () => {
   sandbox.faults.clear();
   sandbox.configure({ taskLatencyMs: 300, crawlPageMs: 100 });
