@@ -4,14 +4,13 @@
  * result, an error, a log line on stderr, an MCP log message at debug level, the one-shot CLI's
  * output, or the agent catalog's cache directory.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Fault } from "../../src/sandbox/index.js";
-import { CLI, runCli, spawnServer, until } from "../helpers/mcp.js";
+import { closedPort } from "../helpers/fake-upstream.js";
+import { runCli, spawnServer, until } from "../helpers/mcp.js";
+import { type HttpChild, spawnHttpServer } from "../http/child.js";
+import { connect } from "../http/helpers.js";
 import {
   crashLines,
   errorCodeOf,
@@ -170,17 +169,16 @@ describe("secrets when the key itself is wrong, the API unreachable or the confi
 
 describe("secrets over Streamable HTTP", () => {
   let h: Hardened;
-  let child: ChildProcess;
+  let server: HttpChild;
   let url: string;
-  let stderr = "";
   const token = randomSecret("tk_");
   const sessionKey = randomSecret("sk_");
 
   beforeAll(async () => {
     h = await harden({ waitMs: WAIT_MS });
-    child = spawn(process.execPath, [CLI, "--http", "--port", "0"], {
-      env: {
-        PATH: process.env.PATH ?? "",
+    server = await spawnHttpServer(
+      [],
+      {
         WEBDATA_BASE_URL: h.sandbox.url,
         WEBDATA_API_KEY: h.key,
         WEBDATA_HTTP_TOKEN: token,
@@ -189,50 +187,25 @@ describe("secrets over Streamable HTTP", () => {
         WEBDATA_HTTP_DRAIN_MS: "1000",
         WEBDATA_CACHE_DIR: h.cacheDir,
       },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    child.stderr?.on("data", (c: Buffer) => {
-      stderr += c.toString("utf8");
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), 20_000);
-      child.stderr?.on("data", () => {
-        const m = stderr.match(/(http:\/\/127\.0\.0\.1:\d+\/mcp)/);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-      child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-    });
+      { sandbox: false },
+    );
+    url = server.url;
   }, 60_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    await server?.kill();
     await h?.close();
   });
 
-  async function connect(headers: Record<string, string>) {
-    const client = new Client({ name: "hardening", version: "0.0.0" });
+  /** The shared HTTP client, with the server's MCP log messages at debug level collected. */
+  async function connectLogged(headers: Record<string, string>) {
+    const session = await connect(url, headers);
     const logs: string[] = [];
-    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-    await client.connect(transport);
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    session.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       logs.push(JSON.stringify(n.params));
     });
-    await client.setLoggingLevel("debug");
-    return {
-      client,
-      logs,
-      close: async () => {
-        await transport.terminateSession().catch(() => {});
-        await client.close();
-      },
-    };
+    await session.client.setLoggingLevel("debug");
+    return { ...session, logs };
   }
 
   it("a wrong or missing token is refused without echoing any token", async () => {
@@ -261,7 +234,7 @@ describe("secrets over Streamable HTTP", () => {
       { authorization: `Bearer ${token}`, "x-webdata-api-key": sessionKey },
     ];
     for (const headers of sessions) {
-      const c = await connect(headers);
+      const c = await connectLogged(headers);
       try {
         for (const fault of [
           { kind: "status", status: 401 },
@@ -285,18 +258,9 @@ describe("secrets over Streamable HTTP", () => {
         await c.close();
       }
     }
-    const all = [...outputs, stderr].join("\n");
+    const all = [...outputs, server.stderr()].join("\n");
     expect(all).toMatch(/Error \[/); // the error paths were really taken
     expectNoSecrets(all, [token, sessionKey, h.key]);
-    expect(crashLines(stderr)).toEqual([]);
+    expect(crashLines(server.stderr())).toEqual([]);
   });
 });
-
-/** A loopback port with nothing listening (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}

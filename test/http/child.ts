@@ -1,6 +1,6 @@
 /**
- * The built CLI (`node dist/cli.js --http --sandbox --port 0`) as a child process, for the drain
- * and conformance tests. Build first (`npm test` does).
+ * The built CLI (`node dist/cli.js --http --sandbox --port 0`) as a child process, for the tests
+ * of the HTTP server as users start it (drain, conformance, telemetry, secrets). Build first (`npm test` does).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -20,11 +20,17 @@ export interface HttpChild {
   kill(): Promise<void>;
 }
 
-export async function spawnHttpServer(extraArgs: string[] = [], env: Record<string, string> = {}) {
+/** `sandbox: false` leaves out `--sandbox`: the server then uses the API that `env` names. */
+export async function spawnHttpServer(
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+  options: { sandbox?: boolean } = {},
+) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
   const cleanEnv: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("WEBDATA_")) cleanEnv[k] = v;
-  const child = spawn(process.execPath, [CLI, "--http", "--sandbox", "--port", "0", ...extraArgs], {
+  const mode = options.sandbox === false ? [] : ["--sandbox"];
+  const child = spawn(process.execPath, [CLI, "--http", ...mode, "--port", "0", ...extraArgs], {
     env: { ...cleanEnv, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

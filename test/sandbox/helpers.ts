@@ -1,8 +1,8 @@
 /** Loopback HTTP helpers for the sandbox tests (plain fetch, not the project's client). */
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders } from "node:http";
 import type { z } from "zod";
 import type { Sandbox } from "../../src/sandbox/index.js";
+import { startFakeServer } from "../helpers/fake-upstream.js";
 
 export const KEY = "test-key-123456";
 
@@ -55,35 +55,21 @@ export interface Received {
   body: any;
 }
 
-/** A real HTTP listener on 127.0.0.1:0 that records POSTed JSON bodies. */
+/** The fake upstream as a callback receiver: answers 204 and hands back the POSTed JSON bodies. */
 export async function startReceiver() {
-  const received: Received[] = [];
-  const waiters: (() => void)[] = [];
-  const server = createServer((req, res) => {
-    let data = "";
-    req.on("data", (chunk) => {
-      data += chunk;
-    });
-    req.on("end", () => {
-      received.push({ path: req.url ?? "", headers: req.headers, body: JSON.parse(data || "null") });
-      res.writeHead(204).end();
-      for (const w of waiters.splice(0)) w();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const fake = await startFakeServer();
+  const parsed = (): Received[] =>
+    fake.requests.map((r) => ({ path: r.url, headers: r.headers, body: JSON.parse(r.body || "null") }));
   return {
-    url,
-    received,
+    url: fake.url,
+    get received(): Received[] {
+      return parsed();
+    },
     /** Resolves once `count` deliveries have arrived. */
     async waitFor(count: number): Promise<Received[]> {
-      while (received.length < count) await new Promise<void>((r) => waiters.push(r));
-      return received;
+      await fake.received(count);
+      return parsed();
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => fake.close(),
   };
 }

@@ -4,39 +4,25 @@
  * drains on SIGTERM; `--metrics` serves `/metrics`. And OAuth with a static token is refused at
  * start-up.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeServer, json, startFakeServer } from "../helpers/fake-upstream.js";
 import { runCli, spawnServer } from "../helpers/mcp.js";
 import { spawnHttpServer } from "../http/child.js";
 import { connect, raw } from "../http/helpers.js";
 
-let sink: Server;
-let sinkUrl: string;
-const received: Array<{ path: string; body: string }> = [];
+/** The OTLP collector stand-in: answers every export 200 `{}` and records it. */
+let sink: FakeServer;
 
 beforeAll(async () => {
-  sink = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (c: string) => {
-      body += c;
-    });
-    req.on("end", () => {
-      received.push({ path: req.url ?? "", body });
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
-  sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+  sink = await startFakeServer((_req, res) => json(res, 200, {}));
 });
 
-afterAll(() => new Promise<void>((resolve) => sink.close(() => resolve())));
+afterAll(() => sink.close());
 
 describe("telemetry from the environment (built CLI)", () => {
   it("otlp(env): traces and metrics reach the collector; /metrics answers with --metrics", async () => {
     const server = await spawnHttpServer(["--metrics"], {
-      OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
       OTEL_SERVICE_NAME: "web-data-otlp-test",
     });
     try {
@@ -56,8 +42,8 @@ describe("telemetry from the environment (built CLI)", () => {
     } finally {
       await server.kill();
     }
-    const traces = received.filter((r) => r.path === "/v1/traces").map((r) => r.body);
-    const metrics = received.filter((r) => r.path === "/v1/metrics").map((r) => r.body);
+    const traces = sink.requests.filter((r) => r.url === "/v1/traces").map((r) => r.body);
+    const metrics = sink.requests.filter((r) => r.url === "/v1/metrics").map((r) => r.body);
     expect(traces.join("")).toContain('"tools/call serp_search"');
     expect(traces.join("")).toContain("web-data-otlp-test");
     expect(traces.join("")).toContain('"POST /v2/serp"');
@@ -65,10 +51,10 @@ describe("telemetry from the environment (built CLI)", () => {
   });
 
   it("otlp(stdio): the stdio server exports too, with nothing but JSON-RPC on stdout", async () => {
-    received.length = 0;
+    sink.requests.length = 0;
     const server = await spawnServer({
       args: ["--sandbox"],
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_SERVICE_NAME: "web-data-stdio-test" },
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: "web-data-stdio-test" },
     });
     try {
       const result = await server.client.callTool({
@@ -80,8 +66,8 @@ describe("telemetry from the environment (built CLI)", () => {
     } finally {
       await server.close(); // stdin ends: the server flushes its spans, then exits
     }
-    const traces = received
-      .filter((r) => r.path === "/v1/traces")
+    const traces = sink.requests
+      .filter((r) => r.url === "/v1/traces")
       .map((r) => r.body)
       .join("");
     expect(traces).toContain('"tools/call serp_search"');
