@@ -2,7 +2,9 @@
 //   config, toolsets, logger, delegating-transport, clock (readable by all, importing none)
 //     ← api ← async ← agents ← sandbox ← tools ← telemetry ← server ← cli
 // and no import may point up the stack. `node scripts/layers.mjs` prints every folder's imports
-// (the picture AGENTS.md asks for) and exits 1 on an upward arrow; test/layers.test.ts runs it too.
+// (the picture AGENTS.md asks for), then the HTTP layer's modules (src/server/http.ts and
+// src/server/http/) from the top down with what each imports there, and exits 1 on an upward arrow
+// or an import cycle between those modules; test/layers/ checks both too.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,6 +66,68 @@ export function upwardEdges(edges = importEdges()) {
   return edges.filter((e) => !(e.from in LEVELS) || !(e.to in LEVELS) || LEVELS[e.to] >= LEVELS[e.from]);
 }
 
+const HTTP_ROOT = join(SRC, "server", "http");
+
+/** The HTTP layer's modules (`server/http.ts`, `server/http/**`) → the ones of them each imports. */
+export function httpModuleGraph() {
+  const modules = [join(SRC, "server", "http.ts"), ...files(HTTP_ROOT)];
+  const graph = new Map();
+  for (const file of modules) {
+    const text = readFileSync(file, "utf8");
+    const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]);
+    const deps = specs.map((spec) => resolve(dirname(file), spec).replace(/\.js$/, ".ts"));
+    const name = (f) => relative(join(SRC, "server"), f).replace(/\.ts$/, "");
+    graph.set(name(file), new Set(deps.filter((d) => modules.includes(d)).map(name)));
+  }
+  return graph;
+}
+
+/** The import cycles of a module graph, each as the path that closes it (none: one direction). */
+export function cyclesIn(graph) {
+  const cycles = [];
+  const state = new Map(); // module → "open" while on the path, "done" after
+  const visit = (node, path) => {
+    if (state.get(node) === "done") return;
+    if (state.get(node) === "open") {
+      cycles.push([...path.slice(path.indexOf(node)), node]);
+      return;
+    }
+    state.set(node, "open");
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    state.set(node, "done");
+  };
+  for (const node of graph.keys()) visit(node, []);
+  return cycles;
+}
+
+/** Each module's height: 0 imports none of the others, else one more than the highest it imports. */
+function heights(graph) {
+  const height = new Map();
+  const of = (node, seen = new Set()) => {
+    if (height.has(node)) return height.get(node);
+    if (seen.has(node)) return 0; // a cycle: reported by cyclesIn
+    seen.add(node);
+    const h = Math.max(-1, ...[...(graph.get(node) ?? [])].map((d) => of(d, seen))) + 1;
+    height.set(node, h);
+    return h;
+  };
+  for (const node of graph.keys()) of(node);
+  return height;
+}
+
+function printHttpModules() {
+  const graph = httpModuleGraph();
+  const height = heights(graph);
+  const order = [...graph.keys()].sort((a, b) => height.get(b) - height.get(a) || a.localeCompare(b));
+  process.stdout.write("\nHTTP modules, top down (each imports only modules below it):\n");
+  for (const m of order)
+    process.stdout.write(`  ${m.padEnd(26)} → ${[...graph.get(m)].sort().join(", ") || "(nothing)"}\n`);
+  const cycles = cyclesIn(graph);
+  for (const c of cycles) process.stdout.write(`CYCLE: ${c.join(" → ")}\n`);
+  process.stdout.write(cycles.length === 0 ? "no cycle\n" : `${cycles.length} cycle(s)\n`);
+  return cycles.length;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const edges = importEdges();
   const graph = new Map();
@@ -79,5 +143,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const up = upwardEdges(edges);
   for (const e of up) process.stdout.write(`UPWARD: ${e.file} imports ${e.spec} (${e.from} → ${e.to})\n`);
   process.stdout.write(up.length === 0 ? "no upward arrow\n" : `${up.length} upward arrow(s)\n`);
-  process.exitCode = up.length === 0 ? 0 : 1;
+  const cycles = printHttpModules();
+  process.exitCode = up.length === 0 && cycles === 0 ? 0 : 1;
 }

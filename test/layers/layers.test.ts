@@ -1,5 +1,6 @@
 /**
- * Structure checks over the sources: folders stack one way (scripts/layers.mjs), and nothing in
+ * Structure checks over the sources: folders stack one way and the HTTP layer's modules import
+ * one way (scripts/layers.mjs), and nothing in
  * src/ or test/ reads or writes an SDK private member or replaces an SDK object's method.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -7,7 +8,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error a plain .mjs script without types
-import { importEdges, upwardEdges } from "../../scripts/layers.mjs";
+import { cyclesIn, httpModuleGraph, importEdges, upwardEdges } from "../../scripts/layers.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -39,6 +40,24 @@ describe("layering", () => {
   it("has folder-level imports, every one pointing down the stack", () => {
     expect(importEdges().length).toBeGreaterThan(10);
     expect(upwardEdges()).toEqual([]);
+  });
+});
+
+describe("the HTTP layer's modules", () => {
+  it("import one way: no cycle among server/http.ts and server/http/", () => {
+    const graph = httpModuleGraph();
+    expect(graph.get("http")?.has("http/mcp")).toBe(true);
+    expect(cyclesIn(graph)).toEqual([]);
+  });
+
+  it("a cycle is found and named by its path", () => {
+    const graph = new Map([
+      ["http/a", new Set(["http/b"])],
+      ["http/b", new Set(["http/c"])],
+      ["http/c", new Set(["http/a"])],
+      ["http/d", new Set(["http/a"])],
+    ]);
+    expect(cyclesIn(graph)).toEqual([["http/a", "http/b", "http/c", "http/a"]]);
   });
 });
 
