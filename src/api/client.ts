@@ -173,7 +173,7 @@ export class WebDataClient {
     if (route.generation2Only && this.#generations.setting === 1) {
       throw new ApiError({
         code: "unsupported",
-        message: `${route.method} /${route[2]?.path} has no generation-1 counterpart (WEBDATA_API_GENERATION=1)`,
+        message: `${route.method} /${route[2]?.path} has no generation-1 counterpart, and generation 1 is configured`,
       });
     }
     const id = route.by === undefined ? undefined : input.params?.[route.by];
