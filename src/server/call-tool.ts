@@ -17,7 +17,7 @@ import { type Principal, principalIn } from "../principal.js";
 import { argumentProblems } from "../tools/argument-errors.js";
 import { errorResult, invalidArguments } from "../tools/errors.js";
 import { normalizeArgs } from "../tools/normalize-args.js";
-import type { ToolDefinition } from "../tools/tool.js";
+import type { McpTasks, ToolDefinition } from "../tools/tool.js";
 import type { FairShare } from "./fair-share.js";
 import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
 import { TASK_POLL_MS, TASK_WAIT_MS, type TaskWork, taskTtl } from "./tasks.js";
@@ -85,6 +85,9 @@ export async function callTool(
   }
   const progressToken = extra._meta?.progressToken;
   const principal = principalIn(extra.authInfo);
+  const tasks: McpTasks = {
+    cancel: (taskId) => deps.work.cancel(taskId, extra.sessionId, "cancelled with the cancel tool"),
+  };
   if (!task || !extra.taskStore) {
     const deadline = Date.now() + deps.config.waitMs;
     return inSlot(tool, principal, deps, extra.signal, () =>
@@ -94,6 +97,7 @@ export async function callTool(
         deadline,
         progressToken,
         sendNotification: extra.sendNotification,
+        tasks,
       }),
     );
   }
@@ -110,6 +114,7 @@ export async function callTool(
       deadline: Date.now() + Math.max(deps.config.waitMs, TASK_WAIT_MS),
       progressToken,
       sendNotification: extra.sendNotification,
+      tasks,
     }),
   )
     .then(async (result) => {

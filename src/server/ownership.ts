@@ -3,7 +3,8 @@
  * the deployment's shared API key every caller reaches the same account upstream, so the server
  * itself must keep them apart: `ownedClient` records every id a call creates for its principal and
  * answers reads of any other id — another principal's or one that never existed — with the same
- * "not found", and filters the upstream task list to the principal's own ids. A caller that
+ * "not found" (a crawl's cancel too), and filters the upstream task and crawl lists to the
+ * principal's own ids. A caller that
  * brought its own key needs none of this (the key's account is its own). The store is this
  * process's (`MemoryOwnership`) or the fleet's (`RedisOwnership` in ./http/redis-ownership.ts).
  */
@@ -86,7 +87,15 @@ export function notFound(ref: WorkRef): ApiError {
 
 type Reads = Pick<
   WebDataClient,
-  "getTask" | "getTaskResults" | "getBatch" | "getBatchProgress" | "getCrawl" | "listTasks" | "listBatches"
+  | "getTask"
+  | "getTaskResults"
+  | "getBatch"
+  | "getBatchProgress"
+  | "getCrawl"
+  | "listTasks"
+  | "listBatches"
+  | "listCrawls"
+  | "cancelCrawl"
 >;
 type Submits = Pick<
   WebDataClient,
@@ -222,6 +231,18 @@ function ownReads(
         ...list,
         tasks: list.tasks.filter((t) => t.id !== undefined && ids.has(t.id)),
         total: undefined,
+      };
+    },
+    // Ending a crawl is a write, but it is allowed on the same terms as a read: the owner's only.
+    cancelCrawl: (id, opts) => read({ kind: "crawl", id }, () => c.cancelCrawl(id, opts)),
+    listCrawls: async (query, opts) => {
+      const list = await c.listCrawls(query, opts);
+      const refs = list.data.map((crawl) => ({ kind: "crawl" as const, id: crawl.crawl_id }));
+      const ids = new Set((await store.owned(principal.id, refs)).map((ref) => ref.id));
+      return {
+        ...list,
+        data: list.data.filter((crawl) => ids.has(crawl.crawl_id)),
+        pagination: list.pagination && { ...list.pagination, total: undefined },
       };
     },
     listBatches: async (opts) => {

@@ -21,7 +21,14 @@ import type { Logger } from "../logger.js";
 import type { Principal } from "../principal.js";
 import { errorResult, isExpected } from "../tools/errors.js";
 import { pendingResult } from "../tools/result.js";
-import type { ProgressUpdate, ToolContext, ToolDefinition, ToolResult, ToolServices } from "../tools/tool.js";
+import type {
+  McpTasks,
+  ProgressUpdate,
+  ToolContext,
+  ToolDefinition,
+  ToolResult,
+  ToolServices,
+} from "../tools/tool.js";
 import { type OwnershipStore, ownedClient } from "./ownership.js";
 import { outputSchema } from "./tool-schemas.js";
 
@@ -47,6 +54,7 @@ export interface CallOptions {
   deadline: number;
   progressToken?: ProgressToken;
   sendNotification: Extra["sendNotification"];
+  tasks?: McpTasks;
 }
 
 export function toCallToolResult(result: ToolResult<unknown>, redact: (s: string) => string): CallToolResult {
@@ -109,6 +117,7 @@ export function makeContext(
   return {
     client,
     principal,
+    ...(opts.tasks ? { tasks: opts.tasks } : {}),
     config: deps.config,
     signal,
     progress,

@@ -152,6 +152,22 @@ export class TaskWork implements TaskStore {
     this.abort(taskId, "task cancelled");
   }
 
+  /**
+   * Cancels the session's task as `tasks/cancel` does (the `cancel` tool): undefined when the
+   * session has no such task, its state unchanged when it already ended.
+   */
+  async cancel(
+    taskId: string,
+    sessionId: string | undefined,
+    why: string,
+  ): Promise<{ status: string; ended: boolean } | undefined> {
+    const task = await this.inner.getTask(taskId, sessionId);
+    if (!task) return undefined;
+    if (TERMINAL.has(task.status)) return { status: task.status, ended: true };
+    await this.updateTaskStatus(taskId, "cancelled", why, sessionId);
+    return { status: "cancelled", ended: false };
+  }
+
   /** The session ended (DELETE, or evicted): the work of its tasks running here is cancelled. */
   endSession(sessionId: string): void {
     for (const [taskId, session] of [...this.sessions]) {

@@ -1,8 +1,8 @@
 /**
  * `get_task`: the state of a task, batch or crawl, and its results once done — the way to
  * resume any long tool's handle and to read on past `max_chars` (with `offset`). Without an id
- * it lists recent tasks (`GET /v1/tasks`, `cursor` and `limit`): the way to find a submission
- * that may have been accepted although its call failed. Whether something is still running,
+ * it lists recent tasks or crawls (`work-lists.ts`): the way to find a submission that may have
+ * been accepted although its call failed. Whether something is still running,
  * done, failed or canceled is decided by async/states.ts.
  */
 import { z } from "zod";
@@ -14,6 +14,7 @@ import { mapUrls, urlPage } from "./map-site.js";
 import { pageShape, shapePage } from "./page-format.js";
 import { longToolShape, maxCharsArg, offsetArg, pendingResult, plural, throwFailed } from "./result.js";
 import { defineTool, type ToolContext, type ToolResult } from "./tool.js";
+import { LIST_DEFAULT, listCrawls, listTasks } from "./work-lists.js";
 
 const idArg = z.string().min(1).max(200);
 
@@ -133,49 +134,11 @@ function listing(
   };
 }
 
-const LIST_DEFAULT = 20;
-
-/** No id: recent tasks, newest first as the service lists them (`GET /v1/tasks`). */
-async function listTasks(
-  cursor: string | undefined,
-  limit: number,
-  ctx: ToolContext,
-): Promise<ToolResult<Out>> {
-  const list = await ctx.client.listTasks({ cursor, limit }, { signal: ctx.signal });
-  const tasks = list.tasks.slice(0, limit).flatMap((t) => {
-    if (t.id === undefined) return [];
-    const row: Record<string, unknown> = { task_id: t.id, state: t.state ?? "unknown" };
-    const input = (t as { input?: { url?: unknown } }).input;
-    const url = t.url ?? (typeof input?.url === "string" ? input.url : undefined);
-    if (url !== undefined) row.url = url;
-    if (t.created_at !== undefined) row.created_at = t.created_at;
-    if (t.error !== undefined) row.error = t.error;
-    return [row];
-  });
-  const lines = [`# ${tasks.length} recent task(s)${cursor ? " (continued)" : ""}`];
-  lines.push("Read one with get_task and its task_id.", "");
-  for (const t of tasks) {
-    const extra = [t.url, t.created_at, t.error].filter((x) => typeof x === "string");
-    lines.push(`- ${t.task_id}: ${t.state}${extra.length ? ` (${extra.join(", ")})` : ""}`);
-  }
-  if (list.next_cursor)
-    lines.push("", `[more: get_task ${JSON.stringify({ cursor: list.next_cursor, limit })}]`);
-  return {
-    structured: {
-      status: "done",
-      tasks,
-      ...(list.next_cursor ? { next_cursor: list.next_cursor } : {}),
-      ...(list.total !== undefined ? { total: list.total } : {}),
-    },
-    text: lines.join("\n"),
-  };
-}
-
 export const getTask = defineTool({
   name: "get_task",
   title: "Get task, batch or crawl",
   description:
-    "State and results of a task, batch or crawl (one id): resumes a long tool's handle; offset reads on where a result was cut. No id: your recent tasks.",
+    "State and results of a task, batch or crawl (one id): resumes a long tool's handle; offset reads on where a result was cut. No id: your recent tasks (or crawls).",
   toolset: "tasks",
   examples: [{ task_id: "00000000-0000-4000-a000-000000000001" }, { limit: 10 }],
   input: {
@@ -184,8 +147,9 @@ export const getTask = defineTool({
     crawl_id: idArg.optional().describe("From an earlier result"),
     offset: offsetArg.describe("Chars (page) or items (batch, crawl, map) to skip"),
     max_chars: maxCharsArg,
+    list: z.enum(["tasks", "crawls"]).default("tasks").describe("No id: what to list"),
     cursor: z.string().min(1).max(500).optional().describe("No id: next_cursor of the last list"),
-    limit: z.number().int().min(1).max(100).optional().describe("No id: tasks to list (default 20)"),
+    limit: z.number().int().min(1).max(100).optional().describe("No id: how many to list (default 20)"),
   },
   output: {
     ...longToolShape,
@@ -200,6 +164,10 @@ export const getTask = defineTool({
       .array(z.looseObject({ task_id: z.string(), state: z.string() }))
       .optional()
       .describe("No id: recent tasks, also url, created_at, error"),
+    crawls: z
+      .array(z.looseObject({ crawl_id: z.string(), status: z.string() }))
+      .optional()
+      .describe("list crawls: recent crawls, also url, completed, total"),
     next_cursor: z.string().optional(),
   },
   readOnly: true,
@@ -211,7 +179,10 @@ export const getTask = defineTool({
         `get_task takes one of task_id, batch_id, crawl_id, or none to list recent tasks (got ${given.join(", ")}).`,
       );
     }
-    if (given.length === 0) return listTasks(args.cursor, args.limit ?? LIST_DEFAULT, ctx);
+    if (given.length === 0) {
+      const list = args.list === "crawls" ? listCrawls : listTasks;
+      return list(args.cursor, args.limit ?? LIST_DEFAULT, ctx);
+    }
     if (args.task_id) return readTask(args.task_id, args.offset, args.max_chars, ctx);
     if (args.batch_id) return readBatch(args.batch_id, args.offset, ctx);
     return readCrawl(args.crawl_id!, args.offset, ctx);

@@ -21,7 +21,7 @@ export const TOOL_ROUTES: Record<string, RouteName[]> = {
   web_search: ["search"],
   extract_page: ["extract", "extractAsync"],
   extract_batch: ["extractBatch"],
-  get_task: ["listTasks", ...WAIT_ROUTES],
+  get_task: ["listTasks", "listCrawls", ...WAIT_ROUTES],
   list_agents: ["listAgents", "getAgent"],
   run_agent: ["runAgent", "runAgentAsync"],
   run_template: ["runTemplate", "templatesBatch", "listTemplateVersions"],

@@ -77,6 +77,17 @@ export interface ToolContext {
    * per caller must be scoped by `principal.id`.
    */
   principal?: Principal;
+  /** The caller's MCP tasks (`tasks/*`): over HTTP only its session's are found. */
+  tasks?: McpTasks;
+}
+
+/** What a tool may do to the caller's MCP tasks. */
+export interface McpTasks {
+  /**
+   * Cancels the task as `tasks/cancel` would (its work stops); an ended task keeps its state
+   * (`ended`). Undefined when the caller has no such task.
+   */
+  cancel(taskId: string): Promise<{ status: string; ended: boolean } | undefined>;
 }
 
 export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {

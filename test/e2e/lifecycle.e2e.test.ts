@@ -7,7 +7,11 @@
  * filters. After each scenario every request went to the target's generation: on 2 no `/v1/`
  * route; on 1 no `/v2/` route but those the generation-1 spec itself lists (§17.1).
  */
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import {
@@ -211,8 +215,48 @@ describe.each([2, 1])("generation %i", (gen) => {
           .slice(from)
           .some((q) => q.method === "DELETE" && q.path === `${v}/crawl/${crawl_id}`),
       ).toBe(true);
+      const listed = await call(server, "get_task", { list: "crawls", limit: 50 });
+      expect(listed.isError, textOf(listed)).toBeFalsy();
+      expect(listed.structuredContent.crawls).toContainEqual(
+        expect.objectContaining({ crawl_id, status: "canceled" }),
+      );
+      expect(sandbox.requests.some((q) => q.method === "GET" && q.path === `${v}/crawl`)).toBe(true);
     } finally {
       sandbox.configure({ crawlPageMs: 20 });
+    }
+  });
+
+  it("cancel of an MCP task by its task id: tasks/get says cancelled, a second cancel says it ended", async () => {
+    sandbox.configure({ taskLatencyMs: 120_000 });
+    try {
+      const from = sandbox.requests.length;
+      const created = await server.client.request(
+        {
+          method: "tools/call",
+          params: { name: "extract_page", arguments: { url: `${sandbox.siteUrl}/`, render: true }, task: {} },
+        },
+        CreateTaskResultSchema,
+      );
+      const taskId = created.task.taskId;
+      await until(
+        async () => sandbox.requests.slice(from).filter((q) => q.method === "GET").length,
+        (polls) => polls > 0,
+      );
+      const r = await call(server, "cancel", { task_id: taskId });
+      expect(r.isError, textOf(r)).toBeFalsy();
+      expect(r.structuredContent).toEqual({ kind: "task", id: taskId, status: "cancelled" });
+      const got = await server.client.request(
+        { method: "tasks/get", params: { taskId } },
+        GetTaskResultSchema,
+      );
+      expect(got.status).toBe("cancelled");
+      const again = await call(server, "cancel", { task_id: taskId });
+      expect(textOf(again)).toContain("already ended (cancelled)");
+      const unknown = await call(server, "cancel", { task_id: "no-such-task" });
+      expect(unknown.isError).toBe(true);
+      expect(textOf(unknown)).toContain("No MCP task no-such-task of yours");
+    } finally {
+      sandbox.configure({ taskLatencyMs: 60 });
     }
   });
 

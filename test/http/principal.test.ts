@@ -6,7 +6,11 @@
  * id that never existed. A token without `sub` is refused.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Authenticator } from "../../src/server/http/auth.js";
 import { useHttpServer } from "../helpers/http-server.js";
@@ -86,6 +90,60 @@ describe("ownership under the shared key", () => {
     expect((await call(bob, "get_task", { batch_id: batchId })).isError).toBe(true);
     const own = await call(alice, "get_task", { batch_id: batchId });
     expect(own.isError, textOf(own)).toBeFalsy();
+  });
+});
+
+describe("crawls and MCP tasks under the shared key", () => {
+  it("lists only the principal's own crawls, and only the owner cancels one", async () => {
+    const crawl = await call(alice, "crawl_site", {
+      url: `${fx.sandbox.siteUrl}/`,
+      limit: 2,
+      max_chars: 200,
+    });
+    expect(crawl.isError, textOf(crawl)).toBeFalsy();
+    const crawlId = (crawl.structuredContent as { crawl_id: string }).crawl_id;
+    const ids = (r: typeof crawl) =>
+      ((r.structuredContent as { crawls?: Array<{ crawl_id: string }> }).crawls ?? []).map((c) => c.crawl_id);
+    expect(ids(await call(alice, "get_task", { list: "crawls" }))).toContain(crawlId);
+    expect(ids(await call(bob, "get_task", { list: "crawls" }))).toEqual([]);
+
+    const from = fx.sandbox.requests.length;
+    const stolen = await call(bob, "cancel", { crawl_id: crawlId });
+    expect(stolen.isError).toBe(true);
+    expect(textOf(stolen)).toContain("404");
+    expect(fx.sandbox.requests.slice(from).filter((q) => q.method === "DELETE")).toEqual([]);
+    const own = await call(alice, "cancel", { crawl_id: crawlId });
+    expect(own.isError, textOf(own)).toBeFalsy();
+  });
+
+  it("cancels an MCP task by its task id for its owner only", async () => {
+    fx.sandbox.configure({ taskLatencyMs: 120_000 });
+    try {
+      const created = await alice.client.request(
+        {
+          method: "tools/call",
+          params: {
+            name: "extract_page",
+            arguments: { url: `${fx.sandbox.siteUrl}/`, render: true },
+            task: { ttl: 600_000 },
+          },
+        },
+        CreateTaskResultSchema,
+      );
+      const taskId = created.task.taskId;
+      const stolen = await call(bob, "cancel", { task_id: taskId });
+      expect(stolen.isError).toBe(true);
+      expect(textOf(stolen)).toContain(`No MCP task ${taskId} of yours`);
+      const status = async () =>
+        (await alice.client.request({ method: "tasks/get", params: { taskId } }, GetTaskResultSchema)).status;
+      expect(await status()).toBe("working");
+      const own = await call(alice, "cancel", { task_id: taskId });
+      expect(own.isError, textOf(own)).toBeFalsy();
+      expect(own.structuredContent).toEqual({ kind: "task", id: taskId, status: "cancelled" });
+      expect(await status()).toBe("cancelled");
+    } finally {
+      fx.sandbox.configure({ taskLatencyMs: 50 });
+    }
   });
 });
 
