@@ -96,6 +96,19 @@ function fillPath(path: string, params: Record<string, string> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => seg(params[name] ?? ""));
 }
 
+/** The error of a generation-2-only capability on a service that seems to speak generation 1 only. */
+function noGenerationOne(name: string, route: Route, error: unknown): ApiError {
+  const e = error as ApiError;
+  return new ApiError({
+    code: e.code,
+    status: e.status,
+    message:
+      `${route.method} /${route[2]?.path} answered ${e.status} (${e.message}). This service lacks other ` +
+      `generation-2 routes too, and ${name} has no generation-1 route: it needs a service with API generation 2.`,
+    cause: error,
+  });
+}
+
 export class WebDataClient {
   readonly #base: URL;
   readonly #legacyBase: URL | undefined;
@@ -192,6 +205,8 @@ export class WebDataClient {
     opts?: CallOptions,
   ): Promise<T> {
     if (order.length === 0) throw new ApiError({ code: "invalid_argument", message: `no route for ${name}` });
+    const gone = route[1] === undefined ? this.#generations.gone(name) : undefined;
+    if (gone) throw gone;
     let first: unknown;
     for (const [index, generation] of order.entries()) {
       const side = route[generation] as RouteSide;
@@ -214,6 +229,8 @@ export class WebDataClient {
         return answer;
       } catch (error) {
         const status = error instanceof ApiError ? error.status : undefined;
+        if (this.#generationTwoOnly(route, generation, status))
+          throw this.#generations.gone(name, noGenerationOne(name, route, error));
         if (!this.#generations.mayFallBack(status, index, order)) {
           throw first !== undefined && (status === 404 || status === 405) ? first : error;
         }
@@ -221,6 +238,22 @@ export class WebDataClient {
       }
     }
     throw first;
+  }
+
+  /** A 404/405 of a route only generation 2 has, from a service that lacks other generation-2 routes. */
+  #generationTwoOnly(route: Route, generation: Generation, status: number | undefined): boolean {
+    return (
+      (status === 404 || status === 405) &&
+      generation === 2 &&
+      route[1] === undefined &&
+      this.#generations.setting !== 2 &&
+      this.#generations.lacksGeneration2()
+    );
+  }
+
+  /** Whether this service answered 404/405 on a generation-2 route that generation 1 has (auto). */
+  lacksGeneration2(): boolean {
+    return this.#generations.lacksGeneration2();
   }
 
   /** The generation an id was made on, if this process remembers it (undefined: not known). */

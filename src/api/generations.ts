@@ -36,6 +36,8 @@ class Memory {
   readonly preferOne = new Set<string>();
   /** Routes whose generation-2 side answered: no more probing. */
   readonly confirmed = new Set<string>();
+  /** Generation-2-only routes that answered 404/405 on a service lacking generation 2. */
+  readonly gone = new Map<string, Error>();
   /** The call probing a route's generation-2 side, which concurrent calls of the route wait for. */
   readonly probes = new Map<string, Promise<unknown>>();
 
@@ -97,6 +99,17 @@ export class GenerationRouter {
       return this.#memory.preferOne.has(name) ? [1, 2] : [2, 1];
     }
     return this.#memory.missing.has(name) ? [1] : [2, 1];
+  }
+
+  /** Whether some generation-2 route of this service answered 404/405 where generation 1 answered. */
+  lacksGeneration2(): boolean {
+    return this.#memory.missing.size > 0 || this.#memory.preferOne.size > 0;
+  }
+
+  /** The answer of a generation-2-only route this service lacks: later calls get it unsent. */
+  gone(name: string, error?: Error): Error | undefined {
+    if (error && !this.#memory.gone.has(name)) this.#memory.gone.set(name, error);
+    return this.#memory.gone.get(name);
   }
 
   /** Whether a failure of `tried` may be followed by the next generation in `order`. */

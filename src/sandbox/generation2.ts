@@ -28,6 +28,16 @@ export const GENERATION2_ONLY: [string, RegExp][] = [
   ["GET", /^\/v2\/extract\/templates$/],
   ["POST", /^\/v2\/extract\/templates\/async$/],
   ["GET", /^\/v2\/extract\/templates\/(?!generations$)[^/]+$/],
+  ["*", /^\/v2\/extract\/templates\/generations(\/[^/]+)?$/],
+  ["PATCH", /^\/v2\/extract\/templates\/[^/]+$/],
+  ["DELETE", /^\/v2\/extract\/templates\/[^/]+$/],
+  ["POST", /^\/v2\/search$/],
+  ["*", /^\/v2\/agents(\/.*)?$/],
+  ["*", /^\/v2\/media(\/async)?$/],
+  // jobs: all but the two routes the generation-1 spec lists under /v2 (a job's runs, a download URL)
+  ["*", /^\/v2\/jobs(\/job_[^/]+)?$/],
+  ["POST", /^\/v2\/jobs\/[^/]+\/runs$/],
+  ["*", /^\/v2\/jobs\/runs\/[^/]+(\/cancel|\/artifacts(\/[^/]+(\/preview)?)?)?$/],
 ];
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);

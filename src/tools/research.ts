@@ -66,14 +66,26 @@ async function start(args: Args, ctx: ToolContext): Promise<ResearchRun> {
     );
   let agentId = args.agent_id;
   if (!agentId && args.template) agentId = (await newAgent(args.template)).id;
-  if (!agentId && ctx.config.apiGeneration === 1) agentId = (await newAgent()).id;
+  // Generation 1 has no one-shot route: create the agent, then run it.
+  if (!agentId && (ctx.config.apiGeneration === 1 || ctx.client.lacksGeneration2()))
+    agentId = (await newAgent()).id;
   const id = agentId;
   if (id)
     return createOnce("research run", check, () =>
       ctx.client.startResearchRun(id, body, { signal: ctx.signal }),
     );
+  try {
+    return await createOnce("research run", check, () =>
+      ctx.client.startOneShotResearch(body, { signal: ctx.signal }),
+    );
+  } catch (error) {
+    // A service without generation 2 has no one-shot route (404/405: nothing was created).
+    const missing = error instanceof ApiError && (error.status === 404 || error.status === 405);
+    if (!missing || ctx.config.apiGeneration === 2) throw error;
+  }
+  const created = (await newAgent()).id;
   return createOnce("research run", check, () =>
-    ctx.client.startOneShotResearch(body, { signal: ctx.signal }),
+    ctx.client.startResearchRun(created, body, { signal: ctx.signal }),
   );
 }
 
