@@ -22,7 +22,14 @@ import {
 } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { ListToolsRequestSchema, type LoggingLevel, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  type LoggingLevel,
+  ReadResourceRequestSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { WebDataClient } from "../api/client.js";
 import type { ApiObserver } from "../api/observer.js";
 import { makeRedactor } from "../api/redact.js";
@@ -130,6 +137,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
     {
       capabilities: {
         tools: { listChanged: true },
+        resources: {},
         logging: {},
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
@@ -232,6 +240,12 @@ export function createServer(options: CreateServerOptions): WebDataServer {
     const log = logger.forCall(server, extra.requestId);
     return (await runtime()).call(request, extra, log);
   });
+  // webdata:// links tools return (./resources.ts): none listed, the templates shown, each read by id.
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => (await runtime()).templates());
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
+    (await runtime()).read(request, extra),
+  );
 
   let ready: Promise<void> | undefined;
   let closed: Promise<void> | undefined;

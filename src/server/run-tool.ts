@@ -30,6 +30,7 @@ import type {
   ToolServices,
 } from "../tools/tool.js";
 import { type OwnershipStore, ownedClient } from "./ownership.js";
+import { claimLinks } from "./resources.js";
 import { outputSchema } from "./tool-schemas.js";
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -61,6 +62,7 @@ export function toCallToolResult(result: ToolResult<unknown>, redact: (s: string
   const content: CallToolResult["content"] = [{ type: "text", text: redact(result.text) }];
   for (const image of result.images ?? [])
     content.push({ type: "image", data: image.data, mimeType: image.mimeType });
+  for (const link of result.links ?? []) content.push({ type: "resource_link", ...link });
   return { content, structuredContent: redactDeep(result.structured as Record<string, unknown>, redact) };
 }
 
@@ -191,6 +193,7 @@ export async function runTool(
       });
       throw new Error(`internal error: ${tool.name} produced an invalid result`);
     }
+    await claimLinks(result.links, opts.principal, deps.ownership);
     deps.log.debug(`tool ${tool.name} done`, { ms: Date.now() - started });
     return toCallToolResult(result, deps.redact);
   } catch (error) {

@@ -4,7 +4,7 @@
  * definitions and their handlers, the agent catalog extension, argument and result checks. Holds
  * the tool set — the configured toolsets plus the groups extensions set — and runs the calls.
  */
-import type { CallToolRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolRequest, ReadResourceRequest } from "@modelcontextprotocol/sdk/types.js";
 import { WebDataClient } from "../api/client.js";
 import type { ApiObserver } from "../api/observer.js";
 import type { Config } from "../config.js";
@@ -15,6 +15,7 @@ import type { FairShare } from "./fair-share.js";
 import { listTools } from "./list-tools.js";
 import type { Logger, ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
+import { readResourceRequest, resourceTemplates } from "./resources.js";
 import type { Extra } from "./run-tool.js";
 import type { TaskWork } from "./tasks.js";
 
@@ -43,6 +44,8 @@ export interface Runtime {
   listed(): ReturnType<typeof listTools>;
   /** Runs a call; `log` is the call's own logger (its lines reach only its own client). */
   call(request: Pick<CallToolRequest, "params">, extra: Extra, log?: Logger): ReturnType<typeof callTool>;
+  read(request: Pick<ReadResourceRequest, "params">, extra: Extra): ReturnType<typeof readResourceRequest>;
+  templates(): ReturnType<typeof resourceTemplates>;
   /** Settles when every extension's start-up work has (errors are logged, never thrown). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -111,6 +114,8 @@ export function startRuntime(input: RuntimeInput): Runtime {
     listed: () => listed,
     call: (request, extra, log) =>
       callTool(request, extra, input.toolMap.get(request.params.name), log ? { ...deps, log } : deps),
+    read: (request, extra) => readResourceRequest(request, extra, deps),
+    templates: resourceTemplates,
     ready,
     close: async () => {
       if (!input.client) await client.close();

@@ -12,6 +12,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { Principal } from "../principal.js";
 import type { Toolset } from "../toolsets.js";
+import type { ToolLink } from "./resources.js";
 
 export type { Toolset } from "../toolsets.js";
 export { DEFAULT_TOOLSETS, TOOLSETS } from "../toolsets.js";
@@ -27,6 +28,8 @@ export interface ToolResult<S> {
   /** Markdown an agent reads; kept well under 25,000 tokens. */
   text: string;
   images?: ToolImage[];
+  /** Bulky parts as `resource_link` items (`webdata://`, read with `resources/read`). */
+  links?: ToolLink[];
 }
 
 export interface ProgressUpdate {
