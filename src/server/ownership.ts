@@ -12,7 +12,8 @@ import type { WebDataClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
 import type { Principal } from "../principal.js";
 
-export type WorkKind = "task" | "batch" | "crawl";
+/** `link`: a `webdata://` resource a call returned (src/server/resources.ts). */
+export type WorkKind = "task" | "batch" | "crawl" | "link";
 
 export interface WorkRef {
   kind: WorkKind;
@@ -110,6 +111,7 @@ type Submits = Pick<
   | "templatesBatch"
   | "crawl"
   | "mapAsync"
+  | "mediaAsync"
 >;
 
 /**
@@ -188,6 +190,7 @@ function ownSubmits(c: WebDataClient, claim: Claim): Submits {
     runAgentAsync: (body, opts) => taskId(c.runAgentAsync(body, opts)),
     agentsAsync: (body, opts) => taskId(c.agentsAsync(body, opts)),
     mapAsync: (body, opts) => taskId(c.mapAsync(body, opts)),
+    mediaAsync: (body, opts) => taskId(c.mediaAsync(body, opts)),
     extractBatch: (body, opts) => batch(c.extractBatch(body, opts)),
     agentsBatch: (body, opts) => batch(c.agentsBatch(body, opts)),
     templatesBatch: (body, opts) => batch(c.templatesBatch(body, opts)),
