@@ -1,7 +1,8 @@
 /**
- * Reading the pages of a batch or crawl into one result: fetch the results of finished tasks a
- * few at a time (the client's rate limiter paces them) until `max_chars` is spent; the rest are
- * listed with their task ids for `get_task`.
+ * Reading the pages of a batch or crawl into one result: the first successful page's body inline
+ * (clipped at `max_chars`), every other successful page as a `resource_link` (`webdata://task/…`,
+ * with its size) that `resources/read` or `get_task` reads, so a result stays small however many
+ * pages there are. The results are fetched a few at a time (the client's rate limiter paces them).
  */
 
 import { z } from "zod";
@@ -9,9 +10,10 @@ import type { WebDataClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
 import { forEachLimit } from "../async/pool.js";
 import { succeeded } from "../async/states.js";
-import { clip, estimateTokens, TOKEN_CAP } from "./result.js";
+import { pageUri, type ToolLink } from "./resources.js";
+import { clip, plural } from "./result.js";
 
-/** One task of a batch or crawl, as listed in `structuredContent` (its body is in the text only). */
+/** One task of a batch or crawl, as listed in `structuredContent` (its body is in the text or a link). */
 export const taskItem = z.object({
   task_id: z.string(),
   url: z.string().optional(),
@@ -21,12 +23,22 @@ export const taskItem = z.object({
   total_chars: z.number().optional(),
   error: z.string().optional(),
 });
-/** One collected task: the listed members and, for the text, its body. */
-export type TaskItem = z.infer<typeof taskItem> & { content?: string };
+/** One collected task: the listed members and, for the text or its link, its body and type. */
+export type TaskItem = z.infer<typeof taskItem> & { content?: string; mimeType?: string };
 
 /** Items as `structuredContent` lists them: bodies are in the text, not twice. */
 export const listedItems = (items: readonly TaskItem[]): z.infer<typeof taskItem>[] =>
-  items.map(({ content, ...rest }) => (content === undefined ? rest : { ...rest, chars: content.length }));
+  items.map(({ content, mimeType: _m, ...rest }) =>
+    content === undefined ? rest : { ...rest, chars: content.length },
+  );
+
+/** `structuredContent`'s count of pages given as links. */
+export const linkedShape = {
+  linked: z
+    .number()
+    .optional()
+    .describe("Pages not inline: resource_link items (webdata://task/…), also read with get_task"),
+};
 
 export interface TaskRef {
   id: string;
@@ -36,16 +48,14 @@ export interface TaskRef {
 }
 
 const CONCURRENCY = 6;
-/** Below this many characters left, no further page is fetched. */
-const MIN_PAGE_CHARS = 200;
 
-/** Fills `content` of successful tasks, in order, while the budget lasts. */
+/** Fills `content` of the first successful task and the size of every other one. */
 export async function collectPages(
   client: WebDataClient,
   refs: readonly TaskRef[],
   maxChars: number,
   signal: AbortSignal,
-): Promise<{ items: TaskItem[]; unread: number }> {
+): Promise<TaskItem[]> {
   const items: TaskItem[] = refs.map((r) => {
     const item: TaskItem = { task_id: r.id, state: r.state };
     if (r.url) item.url = r.url;
@@ -53,39 +63,57 @@ export async function collectPages(
     return item;
   });
   const readable = items.filter((i) => succeeded("item", i.state));
-  // An even share per page, so one long page does not crowd out the rest.
-  const share = Math.max(MIN_PAGE_CHARS, Math.floor(maxChars / Math.max(1, readable.length)));
-  let budget = maxChars;
-  let tokens = TOKEN_CAP;
-  const queue = readable.slice(0, Math.max(1, Math.floor(maxChars / MIN_PAGE_CHARS)));
-  const more = () => budget >= MIN_PAGE_CHARS && tokens >= MIN_PAGE_CHARS / 4 && !signal.aborted;
-  await forEachLimit(
-    queue,
-    CONCURRENCY,
-    async (item) => {
-      let result: Awaited<ReturnType<WebDataClient["getTaskResults"]>>;
-      try {
-        result = await client.getTaskResults(item.task_id, { signal });
-      } catch (error) {
-        // One unreadable page must not sink the others; an abort or a dead key ends it all.
-        if (!(error instanceof ApiError) || error.code === "aborted" || error.code === "unauthorized")
-          throw error;
-        item.error = `results not readable: ${error.message}`;
-        return;
-      }
-      const body = result.data?.markdown ?? result.data?.html ?? "";
-      const part = clip(body, Math.min(share, budget), 0, tokens);
-      budget -= part.text.length;
-      tokens -= estimateTokens(part.text);
-      item.url ??= result.url;
-      if (result.status_code !== undefined) item.status_code = result.status_code;
-      item.content = part.text;
-      item.total_chars = part.total_chars;
-    },
-    more,
+  const bodies = new Map<TaskItem, string>();
+  await forEachLimit(readable, CONCURRENCY, async (item) => {
+    let result: Awaited<ReturnType<WebDataClient["getTaskResults"]>>;
+    try {
+      result = await client.getTaskResults(item.task_id, { signal });
+    } catch (error) {
+      // One unreadable page must not sink the others; an abort or a dead key ends it all.
+      if (!(error instanceof ApiError) || error.code === "aborted" || error.code === "unauthorized")
+        throw error;
+      item.error = `results not readable: ${error.message}`;
+      return;
+    }
+    const data = result.data ?? {};
+    const body = data.markdown ?? data.html ?? "";
+    item.url ??= result.url;
+    if (result.status_code !== undefined) item.status_code = result.status_code;
+    item.total_chars = body.length;
+    item.mimeType = data.markdown === undefined && data.html !== undefined ? "text/html" : "text/markdown";
+    bodies.set(item, body);
+  });
+  // The first page read is inline (an unreadable one before it does not leave the text empty).
+  const first = readable.find((item) => bodies.has(item));
+  if (first) first.content = clip(bodies.get(first) ?? "", maxChars).text;
+  return items;
+}
+
+/** Successful pages not inline, as `resource_link` items. */
+export function pageLinks(items: readonly TaskItem[], of: string): ToolLink[] {
+  return items.flatMap((item, n) =>
+    item.content === undefined && item.total_chars !== undefined && !item.error
+      ? [
+          {
+            uri: pageUri(item.task_id),
+            name: item.url ?? item.task_id,
+            description: `Page ${n + 1} of ${of}, ${plural(item.total_chars, "char")} of ${item.mimeType === "text/html" ? "HTML" : "Markdown"}`,
+            mimeType: item.mimeType ?? "text/markdown",
+          },
+        ]
+      : [],
   );
-  const unread = readable.filter((i) => i.content === undefined && i.error === undefined).length;
-  return { items, unread };
+}
+
+/** The pages part of a batch or crawl result: the listing, the links, and their count. */
+export function pagesPart(items: readonly TaskItem[], of: string) {
+  const links = pageLinks(items, of);
+  return {
+    markdown: itemsMarkdown(items),
+    links,
+    pages: listedItems(items),
+    ...(links.length > 0 ? { linked: links.length } : {}),
+  };
 }
 
 /** Markdown listing of collected items with the read-on hint for cut or unread pages. */
@@ -104,7 +132,9 @@ export function itemsMarkdown(items: readonly TaskItem[]): string {
           `[cut at ${item.content.length} of ${item.total_chars} chars; read on with get_task {"task_id":"${item.task_id}","offset":${item.content.length}}]`,
         );
       }
-    } else if (item.state === "success") {
+    } else if (item.total_chars !== undefined && !item.error) {
+      out.push(`[${plural(item.total_chars, "char")}, linked; or get_task with its task_id]`);
+    } else if (succeeded("item", item.state) && !item.error) {
       out.push(`[not included; read with get_task {"task_id":"${item.task_id}"}]`);
     }
     out.push("");

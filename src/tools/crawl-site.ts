@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { CrawlStatus } from "../api/schemas.js";
-import { collectPages, itemsMarkdown, listedItems, taskItem } from "./collect.js";
+import { collectPages, linkedShape, pagesPart, taskItem } from "./collect.js";
 import { LIST_LIMIT } from "./extract-batch.js";
 import { urlArg } from "./extract-page.js";
 import { longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
@@ -36,7 +36,7 @@ export const crawlSite = defineTool({
     total: z.number().optional(),
     completed: z.number().optional(),
     pages: z.array(taskItem).optional(),
-    unread: z.number().optional().describe("Successful pages not included; read with get_task"),
+    ...linkedShape,
     next_offset: z.number().optional().describe("More pages: get_task with crawl_id and this offset"),
   },
   readOnly: true,
@@ -49,23 +49,17 @@ export const crawlSite = defineTool({
     if (outcome.status === "failed") throwFailed(outcome);
     const crawl = outcome.record as CrawlStatus["crawl"];
     const refs = crawl.tasks.map((t) => ({ id: t.id, state: t.state, url: t.url }));
-    const { items, unread } = await collectPages(
-      ctx.client,
-      refs.slice(0, LIST_LIMIT),
-      args.max_chars,
-      ctx.signal,
-    );
+    const items = await collectPages(ctx.client, refs.slice(0, LIST_LIMIT), args.max_chars, ctx.signal);
+    const { markdown, links, ...listed } = pagesPart(items, "the crawl");
     const lines = [
       `# Crawl ${crawl_id} of ${args.url}: ${crawl.status}, ${crawl.completed}/${crawl.total} pages`,
     ];
-    if (unread > 0)
-      lines.push(`${unread} page(s) did not fit in max_chars; read them with get_task and their task_id.`);
     if (refs.length > LIST_LIMIT) {
       lines.push(
         `Listing ${LIST_LIMIT} of ${refs.length}; the rest: get_task {"crawl_id":"${crawl_id}","offset":${LIST_LIMIT}}`,
       );
     }
-    lines.push("", itemsMarkdown(items));
+    lines.push("", markdown);
     return {
       structured: {
         status: "done" as const,
@@ -73,11 +67,11 @@ export const crawlSite = defineTool({
         crawl_id,
         total: crawl.total,
         completed: crawl.completed,
-        pages: listedItems(items),
-        ...(unread > 0 ? { unread } : {}),
+        ...listed,
         ...(refs.length > LIST_LIMIT ? { next_offset: LIST_LIMIT } : {}),
       },
       text: lines.join("\n"),
+      links,
     };
   },
 });

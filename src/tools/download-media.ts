@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { ToolError } from "./errors.js";
 import { urlArg } from "./extract-page.js";
+import { mediaUri } from "./resources.js";
 import { longToolShape, pendingResult, plural } from "./result.js";
 import { defineTool } from "./tool.js";
 
@@ -38,8 +39,11 @@ export const downloadMedia = defineTool({
     content_type: z.string().optional(),
     size_bytes: z.number().optional(),
     download_url: z.string().optional(),
-    inline: z.enum(["image", "text", "link"]).optional(),
-    text: z.string().optional(),
+    inline: z
+      .enum(["image", "text", "link"])
+      .optional()
+      .describe("How the file came back: an image item, the text (in the text content), or a resource link"),
+    chars: z.number().optional().describe("Characters of the file's text in the text content"),
   },
   readOnly: true,
   async handler(args, ctx) {
@@ -72,9 +76,16 @@ export const downloadMedia = defineTool({
       !small ||
       !(IMAGE.test(data.content_type ?? "") || TEXT.test(data.content_type ?? ""))
     ) {
+      const link = data.download_url && {
+        uri: mediaUri(task_id),
+        name: data.file_name ?? args.url,
+        description: `File ${about}`,
+        mimeType: data.content_type?.split(";")[0] ?? "application/octet-stream",
+      };
       return {
         structured: { ...base, inline: "link" as const },
-        text: `${about}: ${data.download_url ?? "no download URL given"}${small ? "" : ` (over max_bytes=${max_bytes}: not inlined)`}`,
+        text: `${about}: ${data.download_url ?? "no download URL given"}${small ? "" : ` (over max_bytes=${max_bytes}: not inlined)`}${link ? `; read it as ${link.uri}` : ""}`,
+        ...(link ? { links: [link] } : {}),
       };
     }
     const file = await ctx.client.download(data.download_url, max_bytes, { signal: ctx.signal });
@@ -86,6 +97,9 @@ export const downloadMedia = defineTool({
       };
     }
     const text = file.bytes.toString("utf8");
-    return { structured: { ...base, inline: "text" as const, text }, text: `${about}:\n${text}` };
+    return {
+      structured: { ...base, inline: "text" as const, chars: text.length },
+      text: `${about}:\n${text}`,
+    };
   },
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { EXTRACT_FORMATS } from "../api/schemas.js";
 import { succeeded } from "../async/states.js";
 import { argumentProblems } from "./argument-errors.js";
-import { collectPages, itemsMarkdown, listedItems, type TaskRef, taskItem } from "./collect.js";
+import { collectPages, linkedShape, pagesPart, type TaskRef, taskItem } from "./collect.js";
 import { invalidArguments } from "./errors.js";
 import { urlArg } from "./extract-page.js";
 import { normalizeArgs } from "./normalize-args.js";
@@ -65,7 +65,7 @@ export const extractBatch = defineTool({
     total: z.number().optional(),
     completed: z.number().optional(),
     pages: z.array(taskItem).optional(),
-    unread: z.number().optional().describe("Successful pages not included; read with get_task"),
+    ...linkedShape,
     next_offset: z.number().optional().describe("More pages: get_task with batch_id and this offset"),
   },
   readOnly: true,
@@ -94,17 +94,16 @@ export const extractBatch = defineTool({
       error: typeof t.error === "string" ? t.error : undefined,
     }));
     const listed = refs.slice(0, LIST_LIMIT);
-    const { items, unread } = await collectPages(ctx.client, listed, args.max_chars, ctx.signal);
+    const items = await collectPages(ctx.client, listed, args.max_chars, ctx.signal);
+    const { markdown, links, ...part } = pagesPart(items, "the batch");
     const ok = refs.filter((r) => succeeded("item", r.state)).length;
     const lines = [`# Batch ${batch_id}: ${ok}/${refs.length} pages succeeded`];
-    if (unread > 0)
-      lines.push(`${unread} successful page(s) did not fit in max_chars; read them with get_task.`);
     if (refs.length > LIST_LIMIT) {
       lines.push(
         `Listing ${LIST_LIMIT} of ${refs.length}; the rest: get_task {"batch_id":"${batch_id}","offset":${LIST_LIMIT}}`,
       );
     }
-    lines.push("", itemsMarkdown(items));
+    lines.push("", markdown);
     return {
       structured: {
         status: "done" as const,
@@ -112,11 +111,11 @@ export const extractBatch = defineTool({
         batch_id,
         total: refs.length,
         completed: ok,
-        pages: listedItems(items),
-        ...(unread > 0 ? { unread } : {}),
+        ...part,
         ...(refs.length > LIST_LIMIT ? { next_offset: LIST_LIMIT } : {}),
       },
       text: lines.join("\n"),
+      links,
     };
   },
 });

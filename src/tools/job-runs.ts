@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { ToolError } from "./errors.js";
+import { artifactUri } from "./resources.js";
 import { plural } from "./result.js";
 import { defineTool, type ToolContext } from "./tool.js";
 
@@ -157,9 +158,18 @@ async function runDetail(runId: string, jobId: string | undefined, ctx: ToolCont
       `- artifact ${a.id}${a.type ? ` (${a.type})` : ""}${a.description ? `: ${a.description}` : ""}`,
     );
   if (items.length > 0)
-    lines.push("Download or preview one: job_runs with run_id and artifact_id (preview: true).");
+    lines.push("Download or preview one: job_runs with run_id and artifact_id (preview: true); or its link.");
+  const count = (detail as { summary?: { result_count?: unknown } }).summary?.result_count;
+  const rows = typeof count === "number" ? `, ${plural(count, "row")}` : "";
+  const links = items.map((a) => ({
+    uri: artifactUri(runId, a.id),
+    name: a.id,
+    description: `${a.type ? `${a.type} artifact` : "Artifact"} of the run, JSONL${rows}`,
+    mimeType: "application/jsonl",
+  }));
   return {
     structured: { ...(jobId ? { job_id: jobId } : {}), run: { ...detail }, artifacts: items },
     text: lines.join("\n"),
+    links,
   };
 }

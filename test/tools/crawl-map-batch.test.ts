@@ -34,17 +34,19 @@ describe("crawl_site", () => {
     expect(textOf(r)).toContain(s.pages[0].task_id);
   });
 
-  it("crawl_site(max_chars): pages that do not fit stay readable through get_task", async () => {
+  it("crawl_site(max_chars): the first page inline, the others linked and readable through get_task", async () => {
     const r = await call(server, "crawl_site", { url: `${sandbox.siteUrl}/`, limit: 8, max_chars: 400 });
     const s = r.structuredContent;
-    const chars = s.pages.reduce((n: number, p: { chars?: number }) => n + (p.chars ?? 0), 0);
-    expect(chars).toBeLessThanOrEqual(400);
-    const unread = s.pages.find(
-      (p: { chars?: number; total_chars?: number }) =>
-        p.chars === undefined || (p.total_chars ?? 0) > p.chars,
+    expect(s.pages[0].chars).toBeGreaterThan(0);
+    expect(s.pages[0].chars).toBeLessThanOrEqual(400);
+    const linked = s.pages.slice(1);
+    for (const p of linked) expect(p.chars).toBeUndefined();
+    expect(s.linked).toBe(linked.length);
+    const links = r.content.filter((c) => c.type === "resource_link");
+    expect(links.map((l) => l.uri)).toEqual(
+      linked.map((p: { task_id: string }) => `webdata://task/${p.task_id}`),
     );
-    expect(unread).toBeTruthy();
-    const page = await call(server, "get_task", { task_id: unread.task_id });
+    const page = await call(server, "get_task", { task_id: linked[0].task_id });
     expect(page.structuredContent).toMatchObject({ status: "done", format: "markdown" });
     const listing = await call(server, "get_task", { crawl_id: s.crawl_id });
     expect(listing.structuredContent.pages.map((p: { task_id: string }) => p.task_id)).toEqual(
@@ -92,17 +94,23 @@ describe("map_site", () => {
 });
 
 describe("extract_batch", () => {
-  it("extract_batch(default): every page's Markdown within max_chars", async () => {
+  it("extract_batch(default): the first page's Markdown within max_chars, the others as sized links", async () => {
     const urls = ["/", "/shop", "/blog", "/docs"].map((p) => `${sandbox.siteUrl}${p}`);
     const from = sandbox.requests.length;
     const r = await call(server, "extract_batch", { inputs: urls.map((url) => ({ url })), max_chars: 4000 });
     expect(r.isError).toBeFalsy();
     const s = r.structuredContent;
-    expect(s).toMatchObject({ status: "done", total: 4, completed: 4 });
+    expect(s).toMatchObject({ status: "done", total: 4, completed: 4, linked: 3 });
     expect(s.pages.map((p: { url: string }) => p.url)).toEqual(urls);
-    for (const p of s.pages) expect(p.chars).toBeGreaterThan(0);
-    const chars = s.pages.reduce((n: number, p: { chars: number }) => n + p.chars, 0);
-    expect(chars).toBeLessThanOrEqual(4000);
+    expect(s.pages[0].chars).toBeGreaterThan(0);
+    expect(s.pages[0].chars).toBeLessThanOrEqual(4000);
+    for (const p of s.pages.slice(1)) expect(p.total_chars).toBeGreaterThan(0);
+    const links = r.content.filter((c) => c.type === "resource_link");
+    expect(links).toHaveLength(3);
+    links.forEach((l, i) => {
+      expect(l).toMatchObject({ uri: `webdata://task/${s.pages[i + 1].task_id}`, mimeType: "text/markdown" });
+      expect(l.description).toContain(`${s.pages[i + 1].total_chars} chars`);
+    });
     const seen = paths(from);
     expect(seen[0]).toBe("POST /v2/extract/batch");
     expect(seen.filter((p) => p === "GET /v2/tasks/:id/results")).toHaveLength(4);
@@ -118,8 +126,9 @@ describe("extract_batch", () => {
       .split(/^## \d+\. /m)
       .slice(1);
     expect(first.split("\n").slice(1).join("\n")).not.toMatch(/^\s*</);
-    expect(second.split("\n").slice(1).join("\n")).toMatch(/^\s*</);
-    expect(r.structuredContent.pages[1].chars).toBeGreaterThan(0);
+    expect(second).toContain(`${r.structuredContent.pages[1].total_chars} chars, linked`);
+    const [link] = r.content.filter((c) => c.type === "resource_link");
+    expect(link?.mimeType).toBe("text/html");
   });
 
   it("extract_batch(one result unreadable): that page carries the error, the others their content", async () => {
@@ -131,7 +140,7 @@ describe("extract_batch", () => {
     const pages = r.structuredContent.pages as Array<{ chars?: number; error?: string }>;
     expect(pages.filter((p) => p.error?.startsWith("results not readable"))).toHaveLength(1);
     expect(pages.filter((p) => p.chars)).toHaveLength(1);
-    expect(r.structuredContent.unread).toBeUndefined();
+    expect(r.structuredContent.linked).toBeUndefined();
   });
 
   it("get_task(batch_id): progress and the task list", async () => {

@@ -3,7 +3,8 @@
  * /v{1,2}/media/async (a task to poll). The result's `data` is ours (the SDK types none):
  * `{content_type, size_bytes, file_name, download_url}`, the file itself served without a bearer
  * at /downloads/media/{task_id} like a bucket URL. An image URL (.png/.jpg/.gif/.webp) gives a
- * small PNG, a demo-site page its HTML, anything else a few bytes of application/octet-stream.
+ * small PNG, a .pdf URL a few bytes of application/pdf, a demo-site page its HTML, anything else
+ * a few bytes of application/octet-stream.
  * An unreachable host fails the task as extract does.
  */
 import { Hono } from "hono";
@@ -17,6 +18,8 @@ import { fetchTarget } from "../site/fetch.js";
 function mediaOf(state: SandboxState, url: string): { type: string; bytes: Buffer } {
   const path = new URL(url).pathname.toLowerCase();
   if (/\.(png|jpe?g|gif|webp)$/.test(path)) return { type: "image/png", bytes: screenshotPng(url, path) };
+  if (path.endsWith(".pdf"))
+    return { type: "application/pdf", bytes: Buffer.from(`%PDF-1.4\n% ${url}\n%%EOF\n`) };
   const page = fetchTarget(url, state.location);
   if (page.ok) return { type: "text/html", bytes: Buffer.from(page.html) };
   return { type: "application/octet-stream", bytes: Buffer.from(`media of ${url}\n`) };
