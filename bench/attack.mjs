@@ -285,13 +285,19 @@ async function largePages({ url, siteUrl, tokens, fleet }) {
     }, 100);
     let next = 0;
     let errors = 0;
+    let firstError = "";
     const started = performance.now();
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         while (next < PAGES) {
           next++;
-          const r = await mallory.call("extract_page", { url: `${siteUrl}/large?mb=20`, max_chars: 40_000 });
-          if (r.isError) errors++;
+          const r = await mallory
+            .call("extract_page", { url: `${siteUrl}/large?mb=20`, max_chars: 40_000 })
+            .catch((error) => ({ isError: true, content: [{ text: String(error?.message ?? error) }] }));
+          if (r.isError) {
+            errors++;
+            firstError ||= text(r).slice(0, 120);
+          }
         }
       }),
     );
@@ -303,7 +309,7 @@ async function largePages({ url, siteUrl, tokens, fleet }) {
         metric: `replica RSS after ${PAGES} × 20 MB pages through extract_page (8 at once, ${round(seconds)} s)`,
         value: round(rss1),
         unit: "MB",
-        compare: `before the pages ${round(rss0)} MB, peak ${round(peak)} MB; ${errors} calls failed; before: every page kept whole 10 min (memory exhausted)`,
+        compare: `before the pages ${round(rss0)} MB, peak ${round(peak)} MB; ${errors} calls failed${firstError ? ` (first: ${firstError})` : ""}; before: every page kept whole 10 min (memory exhausted)`,
         target: "peak ≤ before + 400 MB, no call failed",
         ok: peak <= rss0 + 400 && errors === 0,
       },
