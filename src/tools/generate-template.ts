@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { GenerationRecord } from "../api/schemas-v2.js";
-import { createOnce } from "./creation.js";
+import { createOnce, refreshCatalog } from "./creation.js";
 import { ToolError } from "./errors.js";
 import { urlArg } from "./extract-page.js";
 import { longToolShape, pendingResult } from "./result.js";
@@ -110,7 +110,10 @@ export const generateTemplate = defineTool({
         },
       );
     }
-    return doneResult(record, args.url);
+    // The new template (or version) is in the catalog now: agent tools and list_agents follow.
+    const done = doneResult(record, args.url);
+    const note = await refreshCatalog(ctx.services);
+    return note ? { ...done, text: `${done.text}\n${note}` } : done;
   },
 });
 
