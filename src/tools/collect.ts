@@ -133,7 +133,10 @@ export function itemsMarkdown(items: readonly TaskItem[]): string {
         );
       }
     } else if (item.total_chars !== undefined && !item.error) {
-      out.push(`[${plural(item.total_chars, "char")}, linked; or get_task with its task_id]`);
+      // The URI in the text too: LangChain and Mastra do not hand a resource_link to the model.
+      out.push(
+        `[${plural(item.total_chars, "char")} at ${pageUri(item.task_id)}; or get_task with its task_id]`,
+      );
     } else if (succeeded("item", item.state) && !item.error) {
       out.push(`[not included; read with get_task {"task_id":"${item.task_id}"}]`);
     }

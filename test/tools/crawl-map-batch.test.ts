@@ -126,7 +126,9 @@ describe("extract_batch", () => {
       .split(/^## \d+\. /m)
       .slice(1);
     expect(first.split("\n").slice(1).join("\n")).not.toMatch(/^\s*</);
-    expect(second).toContain(`${r.structuredContent.pages[1].total_chars} chars, linked`);
+    expect(second).toContain(
+      `${r.structuredContent.pages[1].total_chars} chars at webdata://task/${r.structuredContent.pages[1].task_id}`,
+    );
     const [link] = r.content.filter((c) => c.type === "resource_link");
     expect(link?.mimeType).toBe("text/html");
   });
