@@ -18,6 +18,8 @@ import { useSandbox } from "../helpers/sandbox.js";
 import { call, shape, until } from "./helpers.js";
 
 const sandbox = useSandbox({ taskLatencyMs: 20, crawlPageMs: 20 });
+/** Job runs stay PENDING for an hour here, so a cancel always finds one running, however slow the machine. */
+const holding = useSandbox({ taskLatencyMs: 3_600_000 });
 
 describe.each([2, 1])("generation %i", (gen) => {
   const v = `/v${gen}`;
@@ -139,36 +141,45 @@ describe.each([2, 1])("generation %i", (gen) => {
     );
   });
 
-  it("jobs: create, update, trigger a run, cancel it, delete; artifacts of a finished run", async () => {
+  const makeJob = async (target: typeof sandbox) => {
     const key = gen === 2 ? "extract_template_name" : "agent_name";
-    const made = await call(sandbox, "POST", `${v}/jobs`, {
+    const made = await call(target, "POST", `${v}/jobs`, {
       body: { name: `prices${gen}`, [key]: "ecommerce_product" },
     });
     expect(made.status, made.text).toBe(200);
-    const job = shape(JobSchema, made.body);
-    const updated = await call(sandbox, "PATCH", `${v}/jobs/${job.id}`, {
+    return shape(JobSchema, made.body);
+  };
+  const runPathOf = (job: string, run: string) =>
+    gen === 2 ? `/v2/jobs/runs/${run}` : `/v1/jobs/${job}/runs/${run}`;
+
+  it("jobs: update, trigger a run and cancel it while it is pending", async () => {
+    const job = await makeJob(holding);
+    const updated = await call(holding, "PATCH", `${v}/jobs/${job.id}`, {
       body: { schedule: { cron: "0 6 * * *", enabled: true } },
     });
     expect(updated.body.schedule).toEqual({ cron: "0 6 * * *", enabled: true });
-    const run = await call(sandbox, "POST", `${v}/jobs/${job.id}/runs`);
+    const run = await call(holding, "POST", `${v}/jobs/${job.id}/runs`);
     expect(run.body.status).toBe("PENDING");
-    const runPath = gen === 2 ? `/v2/jobs/runs/${run.body.id}` : `/v1/jobs/${job.id}/runs/${run.body.id}`;
-    const cancelled = await call(sandbox, "POST", `${runPath}/cancel`);
+    const runPath = runPathOf(job.id, run.body.id);
+    const cancelled = await call(holding, "POST", `${runPath}/cancel`);
     expect(cancelled.body).toEqual({ id: run.body.id, status: "CANCELLED" });
-    expect((await call(sandbox, "POST", `${runPath}/cancel`)).status).toBe(409);
-    const second = await call(sandbox, "POST", `${v}/jobs/${job.id}/runs`);
-    const secondPath =
-      gen === 2 ? `/v2/jobs/runs/${second.body.id}` : `/v1/jobs/${job.id}/runs/${second.body.id}`;
+    expect((await call(holding, "POST", `${runPath}/cancel`)).status).toBe(409);
+  });
+
+  it("jobs: a run that finishes has artifacts with a preview; delete", async () => {
+    const job = await makeJob(sandbox);
+    const run = await call(sandbox, "POST", `${v}/jobs/${job.id}/runs`);
+    const runPath = runPathOf(job.id, run.body.id);
     const finished = await until(
-      () => call(sandbox, "GET", secondPath),
+      () => call(sandbox, "GET", runPath),
       (r) => r.body.status === "SUCCESS",
     );
     expect(finished.body.job.id).toBe(job.id);
-    const artifacts = (await call(sandbox, "GET", `${secondPath}/artifacts`)).body.items;
+    const artifacts = (await call(sandbox, "GET", `${runPath}/artifacts`)).body.items;
     expect(artifacts).toHaveLength(1);
     const preview = shape(
       ArtifactPreviewSchema,
-      (await call(sandbox, "GET", `${secondPath}/artifacts/${artifacts[0].id}/preview`)).body,
+      (await call(sandbox, "GET", `${runPath}/artifacts/${artifacts[0].id}/preview`)).body,
     );
     expect(preview.row_count).toBe(5);
     expect(preview.columns).toEqual(["input", "output"]);
