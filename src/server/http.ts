@@ -1,50 +1,38 @@
 /**
  * The Streamable HTTP transport: `startHttpServer()` serves the MCP endpoint at `/mcp` (see
  * `./http/mcp.ts`: a fresh SDK transport and server per request, sessions as records bound to
- * the caller's credential), guarded by Host/Origin allow-lists and an `Authenticator` (the static
+ * the caller's principal), guarded by Host/Origin allow-lists and an `Authenticator` (the static
  * access token by default), plus `GET /healthz` and, with a public URL, the webhook receiver
  * `POST /callbacks/task/<token>`. Routes are hono's (`./http/app.ts`) on `@hono/node-server`.
- * `shutdown()` drains in-flight calls and answers those still running with a JSON-RPC error.
- * The CLI entry (flags, signals) is `./http/main.ts`.
+ * One module per concern under `./http/`: `auth.ts` (who is calling → principal), `state.ts`
+ * (sessions, events, ownership, task work: memory or Redis), `api-servers.ts` (the MCP servers by
+ * API key), `session-streams.ts` (each session's GET stream), `calls.ts` (call routing and
+ * cancel), `fair-share`/`sessions` caps, `metrics.ts` (`/metrics`). `shutdown()` drains in-flight
+ * calls and answers those still running with a JSON-RPC error. The CLI entry is `./http/main.ts`.
  */
-import { randomBytes } from "node:crypto";
-import {
-  createServer as createNodeServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from "node:http";
+import { once } from "node:events";
+import { createServer as createNodeServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
-import type { WebDataClient, WebDataClientOptions } from "../api/client.js";
 import type { Config } from "../config.js";
 import type { Telemetry } from "../telemetry/index.js";
 import { type CreateServerOptions, createServer, type WebDataServer } from "./create-server.js";
-import { FairShare, type FairShareLimits } from "./fair-share.js";
+import type { FairShareLimits } from "./fair-share.js";
+import { ApiServers } from "./http/api-servers.js";
 import { buildApp, type HttpApp, MCP_PATH } from "./http/app.js";
-import {
-  type Authenticator,
-  credentialHasher,
-  oauthAuthenticate,
-  staticTokenAuthenticator,
-} from "./http/auth.js";
-import { CallbackClient } from "./http/callback-client.js";
+import { type Authenticator, oauthAuthenticate, staticTokenAuthenticator } from "./http/auth.js";
 import { CallbackRegistry } from "./http/callbacks.js";
 import { CallRegistry } from "./http/calls.js";
-import { ClientPool, ServerPool } from "./http/clients.js";
-import { MemoryEvents, type StreamEvents } from "./http/events.js";
 import { type AllowList, buildAllowList, canonicalHost, isLoopbackHost } from "./http/guard.js";
 import { McpEndpoint, RETRY_MS } from "./http/mcp.js";
+import { listenMetrics, metricsRoutes } from "./http/metrics.js";
 import type { ResourceServer } from "./http/oauth/resource-server.js";
 import type { OAuthSettings } from "./http/oauth/settings.js";
 import type { VerifierOptions } from "./http/oauth/verifier.js";
 import { json, rpcError } from "./http/respond.js";
 import { SessionStreams } from "./http/session-streams.js";
-import { DEFAULT_SESSION_LIMITS, MemorySessions, type SessionStore } from "./http/sessions.js";
-import { MemoryOwnership, type OwnershipStore } from "./ownership.js";
-import { ANNOUNCED_WATCH_MS, TaskWork } from "./tasks.js";
+import { DEFAULT_SESSION_LIMITS } from "./http/sessions.js";
+import { type HttpState, openState } from "./http/state.js";
 
 export { MCP_PATH } from "./http/app.js";
 export { API_KEY_HEADER } from "./http/mcp.js";
@@ -132,6 +120,45 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const host = options.host ?? "127.0.0.1";
   const token = options.token ?? config.httpToken;
   const log = options.log ?? ((line: string) => process.stderr.write(`[web-data] ${line}\n`));
+  checkAuthChoice(options, host, token);
+  const state = await openState({
+    redisUrl: options.redisUrl,
+    limits: sessionLimits(options),
+    fairShare: options.fairShare,
+    log,
+    now: options.now,
+  });
+  const late: Late = { draining: false, allow: { hosts: [], origins: [] } };
+  const parts = await wire(options, state, late, log);
+  const staticAuth = staticTokenAuthenticator(token);
+  const authenticate: Authenticator = (request) => {
+    if (options.authenticate) return options.authenticate(request);
+    return late.oauth ? oauthAuthenticate(late.oauth, request) : staticAuth(request);
+  };
+  const app = buildApp({
+    allow: () => late.allow,
+    authenticate,
+    mcp: parts.mcp,
+    callbacks: () => late.callbacks,
+    health: () => health(state, parts, late),
+    extraRoutes: (app) => {
+      oauthMetadataRoute(app, () => late.oauth);
+      if (options.metricsPort === undefined) metricsRoutes(app, authenticate, options.telemetry?.scrape);
+      options.extraRoutes?.(app);
+    },
+    log,
+  });
+  const server = await listenHttp(app, host, options.port ?? DEFAULT_HTTP_PORT);
+  try {
+    return await finishStart(options, { host, state, parts, late, server, log });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+}
+
+/** A static token and OAuth exclude each other; off loopback, one of them (or an authenticator) is needed. */
+function checkAuthChoice(options: HttpServerOptions, host: string, token: string | undefined): void {
   if (options.oauth && token) {
     throw new Error("both OAuth (WEBDATA_OAUTH_ISSUER) and a static access token are set: choose one");
   }
@@ -140,89 +167,56 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       `refusing to listen on ${host} without an access token: set WEBDATA_HTTP_TOKEN or WEBDATA_OAUTH_ISSUER (or bind 127.0.0.1)`,
     );
   }
-  let oauth: ResourceServer | undefined;
-  const staticAuth = staticTokenAuthenticator(token);
-  let callbacks: CallbackRegistry | undefined;
-  const makeServer = options.createServer ?? createServer;
-  const limits = {
+}
+
+function sessionLimits(options: HttpServerOptions) {
+  return {
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_SESSION_LIMITS.idleTimeoutMs,
     maxSessions: options.maxSessions ?? DEFAULT_SESSION_LIMITS.maxSessions,
     maxPerPrincipal: options.maxSessionsPerPrincipal ?? DEFAULT_SESSION_LIMITS.maxPerPrincipal,
   };
-  // Loaded only with a Redis URL (it brings ioredis).
-  const fleet = options.redisUrl
-    ? await (await import("./http/fleet.js")).joinFleet(options.redisUrl, limits, log, options.now)
-    : undefined;
-  const memoryTasks = fleet ? undefined : new InMemoryTaskStore();
-  const ownership: OwnershipStore = fleet?.ownership ?? new MemoryOwnership();
-  const fairShare = new FairShare(options.fairShare);
-  // A cancel through any replica stops the work on the one running it at once; the record's
-  // watch is then only the fallback.
-  const taskWork = fleet
-    ? new TaskWork(fleet.tasks, ANNOUNCED_WATCH_MS)
-    : new TaskWork(memoryTasks as InMemoryTaskStore);
-  await fleet?.tasks.onCancel((taskId) => taskWork.cancelledElsewhere(taskId));
-  const services = (ownKey: boolean) => ({
-    ...(callbacks ? { taskCompletion: callbacks.completion } : {}),
-    ...(ownKey ? { sessionKey: true } : {}),
-  });
-  const makeClient = (apiKey: string) => {
-    const clientOptions: WebDataClientOptions = {
-      baseUrl: config.baseUrl,
-      apiKey,
-      legacyBaseUrl: config.legacyBaseUrl,
-      legacyAuth: config.legacyAuth,
-      maxRps: config.maxRps,
-      observer: options.telemetry?.apiObserver,
-      generation: config.apiGeneration,
-    };
-    return new CallbackClient(clientOptions, callbacks);
-  };
-  // Only a client's anchor reports tool list changes: it is the one server per client that lives.
-  const serverOf = (client: WebDataClient, apiKey: string, ownKey: boolean, anchor = false) =>
-    makeServer({
-      config: ownKey ? { ...config, apiKey } : config,
-      client,
-      services: services(ownKey),
-      taskWork,
-      ownership,
-      fairShare,
-      ...(anchor ? { onToolsChanged: () => void streams.toolsChanged(ownKey ? keyScope(apiKey) : "") } : {}),
-    });
-  const clients = new ClientPool({
-    makeClient,
-    makeAnchor: (client, apiKey) => serverOf(client, apiKey, true, true),
-    makeServer: (client, apiKey) => serverOf(client, apiKey, true),
-    max: options.maxClients,
-    onError: log,
-  });
-  let shared: { client: WebDataClient; anchor: WebDataServer; servers: ServerPool } | undefined;
-  const sessions: SessionStore = fleet?.sessions ?? new MemorySessions(limits, options.now);
-  const events: StreamEvents = fleet?.events ?? new MemoryEvents();
-  const started = Date.now();
-  const { telemetry } = options;
-  const scrape = telemetry?.scrape;
-  let sessionsOpen = 0;
-  const countSessions = async () => {
-    sessionsOpen = await sessions.count();
-    return sessionsOpen;
-  };
-  options.telemetry?.observeSessions(() => sessionsOpen);
-  let draining = false;
-  let allow: AllowList = { hosts: [], origins: [] };
+}
 
-  // Shared by the fleet (principals must be the same on every replica), else this process's own.
-  const hash = credentialHasher(fleet?.salt ?? randomBytes(32));
+/** What is known only once the server listens (the port, hence the public URL) or changes later. */
+interface Late {
+  draining: boolean;
+  allow: AllowList;
+  oauth?: ResourceServer;
+  callbacks?: CallbackRegistry;
+  sessionsOpen?: number;
+}
+
+interface Parts {
+  servers: ApiServers;
+  streams: SessionStreams;
+  mcp: McpEndpoint;
+  countSessions(): Promise<number>;
+  started: number;
+}
+
+/** The MCP servers, the sessions' streams, call routing and the endpoint, wired to the state. */
+async function wire(options: HttpServerOptions, state: HttpState, late: Late, log: (line: string) => void) {
+  const { fleet, hash, sessions, events, taskWork } = state;
   const keyScope = (apiKey: string) => hash(`key\n${apiKey}`);
+  const servers: ApiServers = new ApiServers({
+    config: options.config,
+    makeServer: options.createServer ?? createServer,
+    taskWork,
+    ownership: state.ownership,
+    fairShare: state.fairShare,
+    telemetry: options.telemetry,
+    callbacks: () => late.callbacks,
+    keyScope,
+    toolsChanged: (scope) => void streams.toolsChanged(scope),
+    maxClients: options.maxClients,
+    log,
+  });
   const streams = new SessionStreams({
     events,
     retryMs: RETRY_MS,
     announcer: fleet?.toolsAnnouncer,
     // Another replica saw the catalog change: this one's catalog of that key refreshes first.
-    refresh: async (scope) => {
-      const anchor = scope === "" ? shared?.anchor : clients.anchorOf((apiKey) => keyScope(apiKey) === scope);
-      await anchor?.services.agents?.refresh();
-    },
+    refresh: async (scope) => void (await servers.anchorOf(scope)?.services.agents?.refresh()),
   });
   await fleet?.onToolsAnnouncement((scope) => void streams.receive(scope));
   const calls = new CallRegistry((sessionId) => {
@@ -231,169 +225,186 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     void Promise.resolve(events.endSession(sessionId)).catch(() => {});
   }, fleet?.callAnnouncer);
   await fleet?.onCallAnnouncement((announcement) => calls.receive(announcement));
+  const countSessions = async () => {
+    late.sessionsOpen = await sessions.count();
+    return late.sessionsOpen;
+  };
+  options.telemetry?.observeSessions(() => late.sessionsOpen ?? 0);
+  const { telemetry } = options;
   const mcp = new McpEndpoint({
     sessions,
     events,
     streams,
     calls,
     hash,
-    serverFor(apiKey) {
-      if (apiKey) {
-        const held = clients.acquire(apiKey);
-        const server = held.servers.take();
-        return { server, release: () => held.servers.give(server).finally(held.release) };
-      }
-      if (!shared) return undefined;
-      const { servers } = shared;
-      const server = servers.take();
-      return { server, release: () => servers.give(server) };
-    },
-    draining: () => draining,
+    serverFor: (apiKey) => servers.serverFor(apiKey),
+    draining: () => late.draining,
     // Unset: a caller's own key is welcome on a token-guarded or loopback server, but behind OAuth
     // the upstream key stays the server's unless the operator says otherwise.
-    keyHeader: config.httpAllowKeyHeader ?? !options.oauth,
+    keyHeader: options.config.httpAllowKeyHeader ?? !options.oauth,
     sessionsChanged: () => void countSessions().catch(() => {}),
     instrument: telemetry && ((transport) => telemetry.instrument(transport)),
     log,
   });
-  const authenticate: Authenticator = (request) => {
-    if (options.authenticate) return options.authenticate(request);
-    return oauth ? oauthAuthenticate(oauth, request) : staticAuth(request);
-  };
-  const app = buildApp({
-    allow: () => allow,
-    // Chosen per request: the OAuth resource server is made once the public URL is known.
-    authenticate,
-    mcp,
-    callbacks: () => callbacks,
-    health: async () => ({
-      status: draining ? 503 : 200,
-      body: {
-        status: draining ? "draining" : "ok",
-        sessions: await countSessions(),
-        uptime_s: Math.floor((Date.now() - started) / 1000),
-        ...mcp.health(),
-        streams_open: streams.live,
-        tasks_running: taskWork.running,
-        long_calls_waiting: fairShare.waiting,
-        ...(fleet ? { replica: fleet.shared.replica } : {}),
-        ...(callbacks
-          ? {
-              callbacks_delivered: callbacks.deliveries,
-              callbacks_from_elsewhere: callbacks.completedElsewhere,
-            }
-          : {}),
-        clients: clients.size,
-      },
-    }),
-    extraRoutes: (app) => {
-      app.on(["GET", "HEAD"], "/.well-known/*", (c) =>
-        oauth?.metadataPaths.includes(c.req.path)
-          ? json(200, oauth.metadata(), { "access-control-allow-origin": "*" })
-          : json(404, { error: "not found" }),
-      );
-      if (scrape && options.metricsPort === undefined) {
-        // Beside /mcp, /metrics needs the same authorization.
-        app.get("/metrics", async (c) => {
-          const outcome = await authenticate(c.req.raw);
-          if (!outcome.ok) return rpcError(outcome.status, outcome.message, { headers: outcome.headers });
-          const { incoming, outgoing } = c.env as unknown as NodeBindings;
-          scrape(incoming, outgoing);
-          return RESPONSE_ALREADY_SENT;
-        });
-      }
-      options.extraRoutes?.(app);
-    },
-    log,
-  });
+  return { servers, streams, mcp, countSessions, started: Date.now() } satisfies Parts;
+}
 
+/** `/healthz`: the status for anyone, the counters for an authenticated caller (`app.ts`). */
+async function health(state: HttpState, parts: Parts, late: Late) {
+  const { callbacks, draining } = late;
+  return {
+    status: draining ? 503 : 200,
+    body: {
+      status: draining ? "draining" : "ok",
+      sessions: await parts.countSessions(),
+      uptime_s: Math.floor((Date.now() - parts.started) / 1000),
+      ...parts.mcp.health(),
+      streams_open: parts.streams.live,
+      tasks_running: state.taskWork.running,
+      long_calls_waiting: state.fairShare.waiting,
+      ...(state.fleet ? { replica: state.fleet.shared.replica } : {}),
+      ...(callbacks
+        ? {
+            callbacks_delivered: callbacks.deliveries,
+            callbacks_from_elsewhere: callbacks.completedElsewhere,
+          }
+        : {}),
+      clients: parts.servers.size,
+    },
+  };
+}
+
+/** RFC 9728 metadata of the OAuth resource server, when there is one. */
+function oauthMetadataRoute(app: HttpApp, oauth: () => ResourceServer | undefined): void {
+  app.on(["GET", "HEAD"], "/.well-known/*", (c) => {
+    const server = oauth();
+    return server?.metadataPaths.includes(c.req.path)
+      ? json(200, server.metadata(), { "access-control-allow-origin": "*" })
+      : json(404, { error: "not found" });
+  });
+}
+
+/** Listens with hono's node adapter; hosts are compared (and URLs built) in canonical form. */
+async function listenHttp(app: HttpApp, host: string, port: number): Promise<Server> {
   const listener = getRequestListener(app.fetch, {
     errorHandler: () => rpcError(400, "Bad Request: the request could not be read"),
   });
   const server = createNodeServer((req, res) => {
-    // `[0:0:0:0:0:0:0:1]:8787` and `[::1]:8787` are one host: compare (and build URLs) canonically.
+    // `[0:0:0:0:0:0:0:1]:8787` and `[::1]:8787` are one host.
     const canonical = canonicalHost(req.headers.host);
     if (canonical) req.headers.host = canonical;
     void listener(req, res);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  server.listen(port, host);
+  // Rejects on an "error" (e.g. the port is taken) before "listening".
+  await once(server, "listening");
+  return server;
+}
+
+interface Started {
+  host: string;
+  state: HttpState;
+  parts: Parts;
+  late: Late;
+  server: Server;
+  log(line: string): void;
+}
+
+/** What needs the bound port: the metrics port, webhooks, OAuth, the server's key, the allow-list, the sweep. */
+async function finishStart(options: HttpServerOptions, started: Started): Promise<HttpServer> {
+  const { host, state, parts, late, server } = started;
+  const { config } = options;
   const port = (server.address() as AddressInfo).port;
+  const scrape = options.telemetry?.scrape;
   const metricsServer =
     scrape && options.metricsPort !== undefined
-      ? await listenMetrics(scrape, host, options.metricsPort).catch((error: unknown) => {
-          server.close();
-          throw error;
-        })
+      ? await listenMetrics(scrape, host, options.metricsPort)
       : undefined;
   const publicOption = options.publicUrl ?? config.publicUrl;
   const publicUrl = typeof publicOption === "function" ? publicOption(port) : publicOption;
-  if (publicUrl) callbacks = new CallbackRegistry({ publicUrl, share: fleet?.callbackShare, hash });
-  await fleet?.onCallback((taskId) => callbacks?.deliveredElsewhere(taskId));
+  if (publicUrl) {
+    late.callbacks = new CallbackRegistry({ publicUrl, share: state.fleet?.callbackShare, hash: state.hash });
+  }
+  await state.fleet?.onCallback((taskId) => late.callbacks?.deliveredElsewhere(taskId));
   if (options.oauth) {
     if (!publicUrl) {
-      server.close();
+      metricsServer?.close();
       throw new Error(
         "OAuth needs WEBDATA_PUBLIC_URL (the address clients use): tokens are checked against it",
       );
     }
     // Loaded only when OAuth is on (it brings jose).
     const { createResourceServer } = await import("./http/oauth/resource-server.js");
-    oauth = createResourceServer(options.oauth, { ...options.oauth, publicUrl, mcpPath: MCP_PATH });
+    late.oauth = createResourceServer(options.oauth, { ...options.oauth, publicUrl, mcpPath: MCP_PATH });
   }
-  if (config.apiKey) {
-    const client = makeClient(config.apiKey);
-    shared = {
-      client,
-      anchor: serverOf(client, config.apiKey, false, true),
-      servers: new ServerPool(() => serverOf(client, config.apiKey, false)),
-    };
-  }
-  allow = buildAllowList({
+  if (config.apiKey) parts.servers.useServerKey(config.apiKey);
+  late.allow = buildAllowList({
     host,
     port,
     extraHosts: options.allowedHosts,
     extraOrigins: options.allowedOrigins,
     publicUrl,
   });
+  const sweeper = startSweeper(state, parts, late, options.idleTimeoutMs, started.log);
+  const shutdown = shutdownOf(options, { ...started, metricsServer, sweeper });
+  const wildcard = host === "0.0.0.0" || host === "::";
+  const shownHost = wildcard ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  const metricsPort = metricsServer ? (metricsServer.address() as AddressInfo).port : port;
+  return {
+    url: `http://${shownHost}:${port}${MCP_PATH}`,
+    port,
+    allow: late.allow,
+    sessionCount: () => state.sessions.count(),
+    callbacks: late.callbacks,
+    oauthResource: late.oauth?.resource,
+    metricsUrl: scrape ? `http://${shownHost}:${metricsPort}/metrics` : undefined,
+    sweepIdle: () => state.sessions.sweep(),
+    shutdown,
+  };
+}
+
+/** Expires idle sessions, old stream events, dropped streams and webhook registrations. */
+function startSweeper(
+  state: HttpState,
+  parts: Parts,
+  late: Late,
+  idleTimeoutMs: number | undefined,
+  log: (line: string) => void,
+): NodeJS.Timeout {
   const sweeper = setInterval(
     () => {
-      void sessions
+      void state.sessions
         .sweep()
-        .then(countSessions)
+        .then(parts.countSessions)
         .catch((e: unknown) => log(`session sweep failed: ${String(e)}`));
-      void events.sweep();
-      streams.sweep();
-      callbacks?.sweep();
+      void state.events.sweep();
+      parts.streams.sweep();
+      late.callbacks?.sweep();
     },
-    Math.max(1_000, Math.min(60_000, options.idleTimeoutMs ?? 60_000)),
+    Math.max(1_000, Math.min(60_000, idleTimeoutMs ?? 60_000)),
   );
   sweeper.unref();
+  return sweeper;
+}
 
+/** Stops accepting, lets open calls finish within the drain, answers the rest, closes everything once. */
+function shutdownOf(
+  options: HttpServerOptions,
+  started: Started & { metricsServer?: Server; sweeper: NodeJS.Timeout },
+): (drainMs?: number) => Promise<void> {
+  const { state, parts, late, server, metricsServer, sweeper } = started;
   let stopping: Promise<void> | undefined;
-  const shutdown = (drainMs = options.drainMs ?? 10_000) => {
+  return (drainMs = options.drainMs ?? 10_000) => {
     stopping ??= (async () => {
-      draining = true;
+      late.draining = true;
       clearInterval(sweeper);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await mcp.whenIdle(AbortSignal.timeout(drainMs));
-      await mcp.abortAll(SHUTDOWN_MESSAGE);
-      streams.close();
-      taskWork.close();
-      memoryTasks?.cleanup();
-      await clients.close();
-      await shared?.servers.close();
-      await shared?.anchor.close();
-      await shared?.client.close();
-      await events.close();
-      await sessions.close();
-      callbacks?.close();
+      await parts.mcp.whenIdle(AbortSignal.timeout(drainMs));
+      await parts.mcp.abortAll(SHUTDOWN_MESSAGE);
+      parts.streams.close();
+      await parts.servers.close();
+      late.callbacks?.close();
       server.closeAllConnections();
       await closed;
       if (metricsServer) {
@@ -401,48 +412,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       }
       await options.telemetry?.shutdown();
-      await fleet?.close();
+      await state.close();
     })();
     return stopping;
   };
-
-  const wildcard = host === "0.0.0.0" || host === "::";
-  const shownHost = wildcard ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-  return {
-    url: `http://${shownHost}:${port}${MCP_PATH}`,
-    port,
-    allow,
-    sessionCount: () => sessions.count(),
-    callbacks,
-    oauthResource: oauth?.resource,
-    metricsUrl: scrape
-      ? `http://${shownHost}:${metricsServer ? (metricsServer.address() as AddressInfo).port : port}/metrics`
-      : undefined,
-    sweepIdle: () => sessions.sweep(),
-    shutdown,
-  };
-}
-
-type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
-
-/** `/metrics` alone on its own port (`--metrics-port`), for a scraper inside the network. */
-async function listenMetrics(
-  scrape: NonNullable<Telemetry["scrape"]>,
-  host: string,
-  port: number,
-): Promise<Server> {
-  const metrics = createNodeServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path === "/metrics" && req.method === "GET") return scrape(req, res);
-    res.writeHead(404, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: "not found: metrics are at /metrics" }));
-  });
-  await new Promise<void>((resolve, reject) => {
-    metrics.once("error", reject);
-    metrics.listen(port, host, () => {
-      metrics.off("error", reject);
-      resolve();
-    });
-  });
-  return metrics;
 }

@@ -1,0 +1,45 @@
+/**
+ * Prometheus `/metrics` (the telemetry's `scrape`): beside `/mcp` behind the same authorization,
+ * or alone on its own port (`--metrics-port`) for a scraper inside the network.
+ */
+import { once } from "node:events";
+import {
+  createServer as createNodeServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import type { Telemetry } from "../../telemetry/index.js";
+import type { HttpApp } from "./app.js";
+import type { Authenticator } from "./auth.js";
+import { rpcError } from "./respond.js";
+
+type Scrape = NonNullable<Telemetry["scrape"]>;
+type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
+
+/** `GET /metrics` beside `/mcp`, with the same authorization. */
+export function metricsRoutes(app: HttpApp, authenticate: Authenticator, scrape: Scrape | undefined): void {
+  if (!scrape) return;
+  app.get("/metrics", async (c) => {
+    const outcome = await authenticate(c.req.raw);
+    if (!outcome.ok) return rpcError(outcome.status, outcome.message, { headers: outcome.headers });
+    const { incoming, outgoing } = c.env as unknown as NodeBindings;
+    scrape(incoming, outgoing);
+    return RESPONSE_ALREADY_SENT;
+  });
+}
+
+/** `/metrics` alone on its own port, without authorization. */
+export async function listenMetrics(scrape: Scrape, host: string, port: number): Promise<Server> {
+  const metrics = createNodeServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (path === "/metrics" && req.method === "GET") return scrape(req, res);
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: "not found: metrics are at /metrics" }));
+  });
+  metrics.listen(port, host);
+  // Rejects on an "error" (e.g. the port is taken) before "listening".
+  await once(metrics, "listening");
+  return metrics;
+}
