@@ -3,8 +3,6 @@
  * discovery are fetched once and cached, a new `kid` after a rotation is picked up without a new
  * verifier, and the settings refuse contradictory configurations.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
@@ -17,6 +15,7 @@ const oauthVariables = (env: NodeJS.ProcessEnv) =>
 
 import { TokenError } from "../../src/server/http/oauth/token-error.js";
 import { createTokenVerifier } from "../../src/server/http/oauth/verifier.js";
+import { closedPort, type FakeServer, json, startFakeServer } from "../helpers/fake-upstream.js";
 
 const RESOURCE = "https://mcp.example.com/mcp";
 
@@ -26,30 +25,28 @@ async function key(kid: string) {
   return { kid, privateKey, jwk };
 }
 
-let server: Server;
+/** The issuer stand-in: discovery and the key set under `/tenant`, counted. */
+let server: FakeServer;
 let issuer: string;
 let published: JWK[] = [];
 const hits = { discovery: 0, jwks: 0 };
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    res.setHeader("content-type", "application/json");
+  server = await startFakeServer((req, res) => {
     if (req.url === "/.well-known/oauth-authorization-server/tenant") {
       hits.discovery += 1;
-      res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
+      json(res, 200, { issuer, jwks_uri: `${issuer}/jwks` });
     } else if (req.url === "/tenant/jwks") {
       hits.jwks += 1;
-      res.end(JSON.stringify({ keys: published }));
+      json(res, 200, { keys: published });
     } else {
-      res.statusCode = 404;
-      res.end("{}");
+      json(res, 404, {});
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tenant`;
+  issuer = `${server.url}/tenant`;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 const sign = (k: Awaited<ReturnType<typeof key>>, claims: Record<string, unknown> = {}, typ = "at+jwt") =>
   new SignJWT({ scope: "mcp:tools", client_id: "app", ...claims })
@@ -178,11 +175,7 @@ async function signedBy(issuer: string): Promise<string> {
 
 describe("an issuer that does not answer", () => {
   it("verifier(issuer down): 503 temporarily_unavailable, not a 401 that would restart authorization", async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const down = `http://127.0.0.1:${port}`;
+    const down = `http://127.0.0.1:${await closedPort()}`;
     const rs = createResourceServer(
       { issuer: down, scopes: [], introspectionUrl: `${down}/introspect` },
       { publicUrl: "https://mcp.example.com", mcpPath: "/mcp" },
@@ -198,24 +191,21 @@ describe("an issuer that does not answer", () => {
 
   it("verifier(key set unreachable): discovery works but the JWKS does not → 503", async () => {
     published = [];
-    const broken = createServer((req, res) => {
-      res.setHeader("content-type", "application/json");
+    const broken = await startFakeServer((req, res) => {
       if (req.url === "/.well-known/oauth-authorization-server") {
-        res.end(JSON.stringify({ issuer: brokenIssuer, jwks_uri: `${brokenIssuer}/jwks` }));
+        json(res, 200, { issuer: broken.url, jwks_uri: `${broken.url}/jwks` });
       } else {
-        res.statusCode = 500;
-        res.end("{}");
+        json(res, 500, {});
       }
     });
-    await new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve));
-    const brokenIssuer = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+    const brokenIssuer = broken.url;
     try {
       const jwt = await signedBy(brokenIssuer);
       const verifier = createTokenVerifier({ issuer: brokenIssuer, scopes: [] }, RESOURCE);
       const failed = verifier.verifyAccessToken(jwt);
       await expect(failed).rejects.toMatchObject({ code: "temporarily_unavailable", status: 503 });
     } finally {
-      await new Promise<void>((resolve) => broken.close(() => resolve()));
+      await broken.close();
     }
   });
 });
