@@ -295,6 +295,9 @@ async function listenHttp(app: HttpApp, host: string, port: number): Promise<Ser
     if (canonical) req.headers.host = canonical;
     void listener(req, res);
   });
+  // As the sandbox's (src/sandbox/index.ts): idle sockets are the client's to close, so a stalled
+  // event loop cannot reset a POST a client just sent on a socket Node's 5 s timer was closing.
+  server.keepAliveTimeout = 65_000;
   server.listen(port, host);
   // Rejects on an "error" (e.g. the port is taken) before "listening".
   await once(server, "listening");
