@@ -32,12 +32,14 @@ function fail(message: string, code = 2): never {
  * Loads the config, with the sandbox it runs against for --sandbox: in process, or for `call`
  * the shell sandbox that outlives the call (so the next call can use what this one printed).
  */
-async function resolveConfig(values: Values, options: { shared?: boolean; keyless?: boolean } = {}) {
+async function resolveConfig(
+  values: Values,
+  env: NodeJS.ProcessEnv,
+  options: { shared?: boolean; keyless?: boolean } = {},
+) {
   const { loadConfig } = await import("./config.js");
-  const env = options.keyless
-    ? { ...process.env, WEBDATA_API_KEY: "unused", WEBDATA_BASE_URL: "http://127.0.0.1" }
-    : process.env;
   const config = loadConfig(env, {
+    keyless: options.keyless,
     sandbox: values.sandbox,
     baseUrl: values["base-url"],
     legacyBaseUrl: values["legacy-base-url"],
@@ -53,7 +55,7 @@ async function resolveConfig(values: Values, options: { shared?: boolean; keyles
   if (!config.sandbox) return { config, stop: async () => {} };
   if (options.shared) {
     const { shellSandbox } = await import("./cli/shell-sandbox.js");
-    const shell = await shellSandbox(config.cacheDir, fileURLToPath(import.meta.url));
+    const shell = await shellSandbox(config.cacheDir, fileURLToPath(import.meta.url), env);
     if (shell.started) {
       note(
         `started the shell sandbox at ${shell.url}; later call --sandbox runs use it (and what this one printed) until 15 minutes pass without a call, or: web-data-mcp sandbox --stop`,
@@ -84,9 +86,9 @@ async function resolveConfig(values: Values, options: { shared?: boolean; keyles
   };
 }
 
-async function sandboxCommand(values: Values): Promise<void> {
+async function sandboxCommand(values: Values, env: NodeJS.ProcessEnv): Promise<void> {
   const { loadConfig } = await import("./config.js");
-  const config = loadConfig(process.env, { sandbox: true, cacheDir: values["cache-dir"] });
+  const config = loadConfig(env, { sandbox: true, cacheDir: values["cache-dir"] });
   if (values.stop) {
     const { stopShellSandbox } = await import("./cli/shell-sandbox.js");
     note(await stopShellSandbox(config.cacheDir));
@@ -119,7 +121,7 @@ async function sandboxCommand(values: Values): Promise<void> {
   process.on("SIGTERM", stop);
 }
 
-async function main(): Promise<void> {
+async function main(env: NodeJS.ProcessEnv): Promise<void> {
   const { values, positionals } = parseCommandLine(process.argv.slice(2));
   const [command, ...rest] = positionals;
 
@@ -143,18 +145,16 @@ async function main(): Promise<void> {
       `unknown command ${JSON.stringify(command)}; did you mean ${nearest(command, COMMANDS)}? (see --help)`,
     );
   }
-  if (command === "sandbox") return sandboxCommand(values);
+  if (command === "sandbox") return sandboxCommand(values, env);
 
   if (command === "tools") {
-    const { loadConfig } = await import("./config.js");
-    if (!values.sandbox && !loadConfig(process.env, { sandbox: true }).apiKey) {
-      const { config } = await resolveConfig(values, { keyless: true });
+    const { config, stop } = await resolveConfig(values, env, { keyless: !values.sandbox });
+    if (!config.apiKey) {
       const { registryToolsText } = await import("./cli/call.js");
       process.stdout.write(`${registryToolsText(config)}\n`);
       if (config.agentTools.length > 0) note("agent_<name> tools are listed once WEBDATA_API_KEY is set");
       return;
     }
-    const { config, stop } = await resolveConfig(values);
     const { listToolsText } = await import("./server/one-shot.js");
     const text = await listToolsText(config).finally(stop);
     process.stdout.write(`${text}\n`);
@@ -166,12 +166,12 @@ async function main(): Promise<void> {
     const { checkToolName, parseCallArgs, runCall } = await import("./cli/call.js");
     checkToolName(rest[0]);
     const args = parseCallArgs(rest[0], rest[1]);
-    const { config, stop } = await resolveConfig(values, { shared: true });
+    const { config, stop } = await resolveConfig(values, env, { shared: true });
     process.exitCode = await runCall(config, rest[0], args, values.json ?? false).finally(stop);
     return;
   }
 
-  const { config, stop } = await resolveConfig(values);
+  const { config, stop } = await resolveConfig(values, env);
   if (values.http) {
     await runHttp(config, values, stop);
     return;
@@ -208,7 +208,7 @@ async function runHttp(
 
 const ONE_LINE = new Set(["UsageError", "ConfigError", "SandboxOptionsError"]);
 
-main().catch((error: unknown) => {
+main(process.env).catch((error: unknown) => {
   const err = error instanceof Error ? error : new Error(String(error));
   if (ONE_LINE.has(err.name)) fail(err.message);
   fail(`fatal: ${err.message}`, 1);

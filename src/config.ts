@@ -97,6 +97,8 @@ export interface ConfigFlags {
   cacheDir?: string;
   publicUrl?: string;
   sandbox?: boolean;
+  /** `tools` without a key: a missing key (and then base URL) is allowed, to list what the settings expose. */
+  keyless?: boolean;
   /** `--http`: read the HTTP transport's settings too. */
   http?: boolean;
 }
@@ -306,7 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
 
   const apiKey = blankToUndefined(env.WEBDATA_API_KEY);
   const baseUrl = parseUrl("WEBDATA_BASE_URL", get(flags.baseUrl, "WEBDATA_BASE_URL"));
-  if (!sandbox) {
+  if (!sandbox && !(flags.keyless && !apiKey)) {
     if (!apiKey) {
       throw new ConfigError("WEBDATA_API_KEY is not set (get a key from the dashboard, or try --sandbox)");
     }

@@ -104,6 +104,7 @@ async function answers(state: ShellSandboxState): Promise<boolean> {
 export async function shellSandbox(
   cacheDir: string | undefined,
   cliPath: string,
+  env: NodeJS.ProcessEnv,
 ): Promise<ShellSandboxState & { started: boolean }> {
   const file = stateFileIn(cacheDir);
   const known = await readState(file);
@@ -127,7 +128,7 @@ export async function shellSandbox(
       stdio: ["ignore", "ignore", "pipe"],
       // A process that lives on needs none of the caller's secrets, nor to hold its folder.
       cwd: tmpdir(),
-      env: { ...withoutSecrets(process.env), WEBDATA_SANDBOX_KEY: key },
+      env: { ...withoutSecrets(env), WEBDATA_SANDBOX_KEY: key },
     },
   );
   let stderr = "";

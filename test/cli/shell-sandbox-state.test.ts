@@ -68,7 +68,7 @@ it.skipIf(lanAddress === undefined)("call --sandbox does not trust a URL that is
   await new Promise<void>((resolve) => server?.listen(0, "0.0.0.0", resolve));
   const url = `http://${lanAddress}:${(server.address() as AddressInfo).port}`;
   writeState({ url, legacyUrl: `${url}/legacy`, key: "sbx_x", pid: process.pid });
-  const used = await shellSandbox(cache, CLI);
+  const used = await shellSandbox(cache, CLI, process.env);
   expect(used.url).not.toBe(url);
   expect(new URL(used.url).hostname).toBe("127.0.0.1");
   expect(used.started).toBe(true);

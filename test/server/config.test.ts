@@ -111,6 +111,17 @@ describe("loadConfig", () => {
     });
   });
 
+  it("keyless (`tools` without a key): no key, no base URL needed, and no sandbox defaults; with a key the base URL still is", () => {
+    const config = loadConfig({}, { keyless: true });
+    expect(config.apiKey).toBe("");
+    expect(config.sandbox).toBe(false);
+    expect(config.legacyAuth).toBeUndefined();
+    expect(() => loadConfig({ WEBDATA_API_KEY: "k" }, { keyless: true })).toThrow(
+      /WEBDATA_BASE_URL is not set/,
+    );
+    expect(() => loadConfig({})).toThrow(/WEBDATA_API_KEY is not set/);
+  });
+
   it("never puts the key in a message", () => {
     try {
       loadConfig({ ...base, WEBDATA_WAIT_MS: "x" });
