@@ -14,6 +14,7 @@ const STAMP = join(root, "dist/.build-inputs");
 const OUTPUTS = ["dist/cli.js", "dist/demo.js", "dist/tool-list.json"];
 const INPUTS = [
   "src",
+  "scripts/compile.mjs",
   "scripts/bundle.mjs",
   "scripts/tool-list.mjs",
   "package.json",

@@ -48,7 +48,7 @@ function reachable(file, seen = new Set()) {
 const loaded = [...reachable(entry)].map((f) => relative(root, f).split("\\").join("/"));
 const strays = loaded.filter((f) => f !== manifest.server.entry_point && !f.startsWith("dist/chunks/"));
 if (strays.length > 0) {
-  fail(`dist/cli.js is tsc's output, not the bundle (it loads ${strays[0]}): run npm run build`);
+  fail(`dist/cli.js is the per-file transpile, not the bundle (it loads ${strays[0]}): run npm run build`);
 }
 
 // The stdio server answers tools/list from this build-time list while its tools load.

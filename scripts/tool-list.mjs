@@ -1,7 +1,7 @@
 // Writes dist/tool-list.json: every registry tool's tools/list entry (the same pure listTools the
 // server's handler uses) with its toolset, so a starting server can answer tools/list from its own
 // SDK handler before the tool definitions, zod schemas and the API client are loaded
-// (src/server/create-server.ts). Run by `npm run build` after tsc; imports the tsc output.
+// (src/server/create-server.ts). Run by `npm run build` after the per-file transpile; imports that output.
 import { writeFileSync } from "node:fs";
 import { listTools } from "../dist/server/list-tools.js";
 import { VERSION } from "../dist/server/version.js";
