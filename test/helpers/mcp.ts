@@ -33,16 +33,20 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Sa
   });
 }
 
-export interface StdioServer {
+/** A connected MCP client and its server, whichever the transport (`StdioServer`, `InProcessServer`). */
+export interface McpSession {
   client: Client;
-  transport: StdioClientTransport;
-  /** Everything the server wrote to stderr so far. */
+  /** Everything the server wrote to stderr (its log lines) so far. */
   stderr(): string;
   /** Protocol errors the client saw (e.g. a stdout line that is not JSON-RPC). */
   errors: Error[];
   /** Notifications of the given method received so far. */
   notifications: Array<{ method: string; params?: unknown }>;
   close(): Promise<void>;
+}
+
+export interface StdioServer extends McpSession {
+  transport: StdioClientTransport;
 }
 
 export interface SpawnOptions {
@@ -68,6 +72,18 @@ export function testCacheDir(
   };
 }
 
+/** The tests' SDK client, recording the protocol errors and the notifications it receives. */
+export function testClient(): Pick<McpSession, "client" | "errors" | "notifications"> {
+  const client = new Client({ name: "web-data-tests", version: "0.0.0" }, { capabilities: {} });
+  const errors: Error[] = [];
+  const notifications: McpSession["notifications"] = [];
+  client.onerror = (e) => errors.push(e);
+  client.fallbackNotificationHandler = async (n) => {
+    notifications.push({ method: n.method, params: n.params });
+  };
+  return { client, errors, notifications };
+}
+
 /** Spawns `node dist/cli.js` and connects an MCP client to it over stdio. */
 export async function spawnServer(options: SpawnOptions = {}): Promise<StdioServer> {
   assertBuilt();
@@ -82,13 +98,7 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<StdioServ
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
-  const client = new Client({ name: "web-data-tests", version: "0.0.0" }, { capabilities: {} });
-  const errors: Error[] = [];
-  const notifications: StdioServer["notifications"] = [];
-  client.onerror = (e) => errors.push(e);
-  client.fallbackNotificationHandler = async (n) => {
-    notifications.push({ method: n.method, params: n.params });
-  };
+  const { client, errors, notifications } = testClient();
   try {
     await client.connect(transport);
   } catch (error) {
@@ -110,18 +120,23 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<StdioServ
   };
 }
 
+/** The environment of a server pointed at this sandbox with the test key. */
+export const envAgainst = (sandbox: Sandbox, env: Record<string, string> = {}): Record<string, string> => ({
+  WEBDATA_BASE_URL: sandbox.url,
+  WEBDATA_API_KEY: TEST_KEY,
+  WEBDATA_WAIT_MS: "20000",
+  ...env,
+});
+
 /** The server pointed at this sandbox with the test key. */
 export function spawnAgainst(sandbox: Sandbox, env: Record<string, string> = {}, args: string[] = []) {
-  return spawnServer({
-    env: { WEBDATA_BASE_URL: sandbox.url, WEBDATA_API_KEY: TEST_KEY, WEBDATA_WAIT_MS: "20000", ...env },
-    args,
-  });
+  return spawnServer({ env: envAgainst(sandbox, env), args });
 }
 
 export type ToolCall = CallToolResult & { structuredContent?: any };
 
 export async function call(
-  server: StdioServer,
+  server: McpSession,
   name: string,
   args: Record<string, unknown>,
 ): Promise<ToolCall> {
@@ -184,19 +199,22 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
 }
 
 /**
- * One sandbox and one stdio server shared by a whole test file: started before its first test,
- * handed to `receive`, and closed after its last. `env` may depend on the sandbox (its legacy
- * URL, say); the server gets its own catalog cache dir unless `env` names one (`spawnServer`).
+ * One sandbox and one server shared by a whole test file: started before its first test, handed
+ * to `receive`, and closed after its last. `env` may depend on the sandbox (its legacy URL, say);
+ * the server gets its own catalog cache dir unless `env` names one. `start` makes the server: the
+ * built CLI over stdio (`spawnAgainst`, the default) or `inProcessAgainst` (`in-process.ts`) when
+ * the transport is not what the file tests.
  */
-export function serverForFile(
-  receive: (started: { sandbox: Sandbox; server: StdioServer }) => void,
+export function serverForFile<S extends McpSession = StdioServer>(
+  receive: (started: { sandbox: Sandbox; server: S }) => void,
   env: Record<string, string> | ((sandbox: Sandbox) => Record<string, string>) = {},
+  start: (sandbox: Sandbox, env: Record<string, string>) => Promise<S> = spawnAgainst as never,
 ): void {
   let sandbox: Sandbox | undefined;
-  let server: StdioServer | undefined;
+  let server: S | undefined;
   beforeAll(async () => {
     sandbox = await startTestSandbox();
-    server = await spawnAgainst(sandbox, typeof env === "function" ? env(sandbox) : env);
+    server = await start(sandbox, typeof env === "function" ? env(sandbox) : env);
     receive({ sandbox, server });
   });
   afterAll(async () => {

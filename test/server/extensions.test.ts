@@ -1,13 +1,10 @@
 /** Server extensions: tools set after connect reach the client (one list_changed per change, fresh tools/list). */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { loadConfig } from "../../src/config.js";
-import { createServer, type WebDataServer } from "../../src/server/create-server.js";
 import { serpSearch } from "../../src/tools/serp-search.js";
 import { defineTool, type ServerHost } from "../../src/tools/tool.js";
+import { useInProcessServer } from "../helpers/in-process.js";
 
 // A service of this test's extension, declared the way every part declares its own.
 declare module "../../src/tools/tool.js" {
@@ -29,40 +26,27 @@ const echo = defineTool({
   },
 });
 
-let app: WebDataServer;
-let client: Client;
 let host: ServerHost | undefined;
 
-beforeAll(async () => {
-  const config = loadConfig({ WEBDATA_API_KEY: "k_unused_here", WEBDATA_BASE_URL: "http://127.0.0.1:9" });
-  app = createServer({
-    config,
-    tools: [serpSearch],
-    extensions: [
-      (h) => {
-        host = h;
-        h.services.echoes = 0;
-      },
-    ],
-  });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  client = new Client({ name: "ext-test", version: "0" });
-  await app.server.connect(b);
-  await client.connect(a);
-  await app.ready;
+const server = useInProcessServer({
+  env: { WEBDATA_API_KEY: "k_unused_here", WEBDATA_BASE_URL: "http://127.0.0.1:9" },
+  tools: [serpSearch],
+  extensions: [
+    (h) => {
+      host = h;
+      h.services.echoes = 0;
+    },
+  ],
 });
-afterAll(async () => {
-  await client.close();
-  await app.close();
-});
+beforeAll(() => server.app.ready);
 
 describe("server extensions", () => {
   it("get the host with services and can set tools later, with one list_changed per change", async () => {
     expect(host?.services.echoes).toBe(0);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["serp_search"]);
+    expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(["serp_search"]);
     let changes = 0;
     const changed = new Promise<void>((resolve) =>
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      server.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         changes += 1;
         resolve();
       }),
@@ -72,16 +56,16 @@ describe("server extensions", () => {
     host!.setTools("agents", []);
     host!.setTools("agents", [echo]); // changed twice before the client re-read: still one notification
     await changed;
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["serp_search", "agent_echo"]);
+    expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(["serp_search", "agent_echo"]);
     expect(changes).toBe(1);
-    const r = await client.callTool({ name: "agent_echo", arguments: { word: "hi" } });
+    const r = await server.client.callTool({ name: "agent_echo", arguments: { word: "hi" } });
     expect(r.structuredContent).toEqual({ word: "hi" });
   });
 
   it("a removed tool leaves the list and can no longer be called", async () => {
     host!.setTools("agents", []);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["serp_search"]);
-    await expect(client.callTool({ name: "agent_echo", arguments: { word: "hi" } })).rejects.toThrow(
+    expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(["serp_search"]);
+    await expect(server.client.callTool({ name: "agent_echo", arguments: { word: "hi" } })).rejects.toThrow(
       /Unknown tool "agent_echo"/,
     );
   });

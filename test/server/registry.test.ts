@@ -1,14 +1,12 @@
 /** Invariants across the whole registry (github-mcp-server style), read through a real MCP client. */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { createServer, type WebDataServer } from "../../src/server/create-server.js";
 import { listTools } from "../../src/server/list-tools.js";
 import { ALL_TOOLS, selectTools } from "../../src/tools/registry.js";
 import { DEFAULT_TOOLSETS, TOOLSETS } from "../../src/toolsets.js";
+import { useInProcessServer } from "../helpers/in-process.js";
 
 const LONG_TOOLS = ALL_TOOLS.filter((t) => t.longRunning).map((t) => t.name);
 
@@ -18,21 +16,15 @@ const config = loadConfig({
   WEBDATA_LEGACY_AUTH: "u:p",
 });
 
-let app: WebDataServer;
-let client: Client;
 let tools: Tool[];
 
-beforeAll(async () => {
-  app = createServer({ config: { ...config, toolsets: [...TOOLSETS] }, tools: ALL_TOOLS, extensions: [] });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  client = new Client({ name: "registry-test", version: "0" });
-  await app.server.connect(b);
-  await client.connect(a);
-  tools = (await client.listTools()).tools;
+const server = useInProcessServer({
+  config: { ...config, toolsets: [...TOOLSETS] },
+  tools: ALL_TOOLS,
+  extensions: [],
 });
-afterAll(async () => {
-  await client.close();
-  await app.close();
+beforeAll(async () => {
+  tools = (await server.client.listTools()).tools;
 });
 
 describe("registry", () => {

@@ -7,13 +7,18 @@
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, type StdioServer, serverForFile, textOf } from "../helpers/mcp.js";
+import { inProcessAgainst } from "../helpers/in-process.js";
+import { call, type McpSession, serverForFile, textOf } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
-let server: StdioServer;
-serverForFile((started) => {
-  ({ sandbox, server } = started);
-});
+let server: McpSession;
+serverForFile(
+  (started) => {
+    ({ sandbox, server } = started);
+  },
+  {},
+  inProcessAgainst,
+);
 
 /** Requests since `from`, but the agent catalog the server reads in the background (gen 1 /v1/agents, gen 2 the templates listing). */
 const apiCalls = (from: number) =>

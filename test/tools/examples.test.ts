@@ -6,9 +6,10 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
-import { call, type StdioServer, serverForFile, textOf } from "../helpers/mcp.js";
+import { inProcessAgainst } from "../helpers/in-process.js";
+import { call, type McpSession, serverForFile, textOf } from "../helpers/mcp.js";
 
-let server: StdioServer;
+let server: McpSession;
 
 serverForFile(
   (started) => {
@@ -19,6 +20,7 @@ serverForFile(
     WEBDATA_LEGACY_AUTH: "demo:demo",
     WEBDATA_LEGACY_BASE_URL: sandbox.legacyUrl,
   }),
+  inProcessAgainst,
 );
 
 const cases = ALL_TOOLS.flatMap((tool) =>

@@ -1,14 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, pathsSince, requestsSince, type StdioServer, serverForFile, textOf } from "../helpers/mcp.js";
+import { inProcessAgainst } from "../helpers/in-process.js";
+import { call, type McpSession, pathsSince, requestsSince, serverForFile, textOf } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
-let server: StdioServer;
+let server: McpSession;
 const paths = (from: number) => pathsSince(sandbox, from);
 
-serverForFile((started) => {
-  ({ sandbox, server } = started);
-});
+serverForFile(
+  (started) => {
+    ({ sandbox, server } = started);
+  },
+  {},
+  inProcessAgainst,
+);
 
 describe("extract_page", () => {
   it("extract_page(default): sync endpoint, Markdown", async () => {

@@ -7,16 +7,18 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, type StdioServer, serverForFile, textOf } from "../helpers/mcp.js";
+import { inProcessAgainst } from "../helpers/in-process.js";
+import { call, type McpSession, serverForFile, textOf } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
-let server: StdioServer;
+let server: McpSession;
 
 serverForFile(
   (started) => {
     ({ sandbox, server } = started);
   },
   { WEBDATA_TOOLSETS: "all" },
+  inProcessAgainst,
 );
 
 type Link = { type: "resource_link"; uri: string; name: string; description?: string; mimeType?: string };

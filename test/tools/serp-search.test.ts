@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, pathsSince, requestsSince, type StdioServer, serverForFile, textOf } from "../helpers/mcp.js";
+import { inProcessAgainst } from "../helpers/in-process.js";
+import { call, type McpSession, pathsSince, requestsSince, serverForFile, textOf } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
-let server: StdioServer;
+let server: McpSession;
 
-serverForFile((started) => {
-  ({ sandbox, server } = started);
-});
+serverForFile(
+  (started) => {
+    ({ sandbox, server } = started);
+  },
+  {},
+  inProcessAgainst,
+);
 
 describe("serp_search", () => {
   it("serp_search(default): organic results reduced to position, title, url, snippet", async () => {

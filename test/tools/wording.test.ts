@@ -1,13 +1,18 @@
 /** Result wording a person reads: item counts, plurals, no blank first lines. */
 import { describe, expect, it } from "vitest";
 import { plural } from "../../src/tools/result.js";
-import { call, type StdioServer, serverForFile, textOf } from "../helpers/mcp.js";
+import { inProcessAgainst } from "../helpers/in-process.js";
+import { call, type McpSession, serverForFile, textOf } from "../helpers/mcp.js";
 
-let server: StdioServer;
+let server: McpSession;
 
-serverForFile((started) => {
-  ({ server } = started);
-});
+serverForFile(
+  (started) => {
+    ({ server } = started);
+  },
+  {},
+  inProcessAgainst,
+);
 
 describe("result wording", () => {
   it("plural: singular for one only", () => {
