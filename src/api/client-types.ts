@@ -6,6 +6,7 @@ import type { Clock } from "../clock.js";
 import type { GenerationSetting, ProxySettings } from "../config.js";
 import type { Timeouts } from "./http.js";
 import type { ApiObserver } from "./observer.js";
+import type { SharedRateStore } from "./rate-limiter.js";
 import type {
   AgentBatchRequestSchema,
   ArtifactDownloadSchema,
@@ -33,6 +34,8 @@ export interface WebDataClientOptions {
   legacyAuth?: string;
   /** Client-side request rate per API key (default 83, the documented limit). */
   maxRps?: number;
+  /** A fleet's shared rate limit (its Redis): `maxRps` then holds for every replica together. */
+  sharedRateStore?: SharedRateStore;
   timeouts?: Partial<Timeouts>;
   /** Total attempts per call, the first included (default 4). */
   maxAttempts?: number;

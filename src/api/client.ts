@@ -33,7 +33,7 @@ import { ApiError } from "./errors.js";
 import { Executor } from "./executor.js";
 import { type Generation, GenerationRouter } from "./generations.js";
 import { createDispatcher, DEFAULT_TIMEOUTS } from "./http.js";
-import { sharedLimiter } from "./rate-limiter.js";
+import { fleetThrottle, sharedLimiter } from "./rate-limiter.js";
 import { Redactor } from "./redact.js";
 import { DEFAULT_RETRY } from "./retry.js";
 import { ROUTES, type Route, type RouteName, type RouteSide } from "./routes.js";
@@ -147,9 +147,10 @@ export class WebDataClient {
       this.#base.href,
       options.log ?? ((message) => process.stderr.write(`${message}\n`)),
     );
+    const limiter = sharedLimiter(options.apiKey, this.#base.origin, maxRps, this.clock);
     this.#executor = new Executor({
       dispatcher: this.#dispatcher,
-      limiter: sharedLimiter(options.apiKey, this.#base.origin, maxRps, this.clock),
+      limiter: options.sharedRateStore ? fleetThrottle(limiter, options.sharedRateStore) : limiter,
       redactor,
       retry: {
         ...DEFAULT_RETRY,

@@ -17,7 +17,7 @@ import {
 import { ApiError, type ApiErrorInit } from "./errors.js";
 import { type HttpResponse, headerValue, send, TransportError } from "./http.js";
 import type { ApiObserver, WaitInfo } from "./observer.js";
-import type { RateLimiter } from "./rate-limiter.js";
+import type { Throttle } from "./rate-limiter.js";
 import type { Redactor } from "./redact.js";
 import { type Decision, decide, type Failure, type RequestKind, type RetryOptions } from "./retry.js";
 
@@ -36,7 +36,7 @@ export interface CallSpec<T> {
 
 export interface ExecutorDeps {
   dispatcher: Dispatcher;
-  limiter: RateLimiter;
+  limiter: Throttle;
   redactor: Redactor;
   retry: RetryOptions;
   userAgent: string;

@@ -8,8 +8,9 @@
  *   under 10% of the limit (the end of a fixed window, or someone else using the key) spreads
  *   what is left until the reset; none left holds every request until the reset; a 429 holds
  *   every request for the wait it asks (`pauseFor`).
- * - With a `SharedRateStore` installed (`useSharedRateStore`: a fleet's Redis), each grant also
- *   reserves a slot in one fleet-wide GCRA per key, and a 429's pause holds the key fleet-wide.
+ * - With a `SharedRateStore` (a fleet's Redis, given to the client that uses it: `fleetThrottle`),
+ *   each grant also reserves a slot in one fleet-wide GCRA per key, and a 429's pause holds the
+ *   key fleet-wide.
  *   The process keeps at most `MAX_LIMITERS` limiters, idle ones dropped first.
  */
 import { createHash } from "node:crypto";
@@ -45,14 +46,17 @@ export interface SharedRateStore {
   hold(key: string, untilMs: number): void;
 }
 
-let sharedStore: SharedRateStore | undefined;
-
-/** Installs (or, with undefined, removes) the fleet-wide store for every limiter of this process. */
-export function useSharedRateStore(store: SharedRateStore | undefined): void {
-  sharedStore = store;
+/** What a request asks of a limiter before it is sent and after it is answered. */
+export interface Throttle {
+  /** Resolves when a request may start; rejects with an `aborted` ApiError if `signal` aborts first. */
+  acquire(signal?: AbortSignal): Promise<void>;
+  /** Holds every request for `ms` (after a 429). */
+  pauseFor(ms: number): void;
+  /** Feeds the `X-RateLimit-*` headers of a response. */
+  observe(headers: RateLimitHeaders): void;
 }
 
-export class RateLimiter {
+export class RateLimiter implements Throttle {
   /** Names the key in a shared store (a hash, never the key). */
   readonly id: string;
   #configuredRate: number;
@@ -97,17 +101,16 @@ export class RateLimiter {
     return this.#queue.length === 0 && this.#tat <= this.#clock.now() && this.#notBefore <= this.#clock.now();
   }
 
-  /** Resolves when a request may start; rejects with an `aborted` ApiError if `signal` aborts first. */
-  async acquire(signal?: AbortSignal): Promise<void> {
-    await this.#acquireLocal(signal);
-    const shared = sharedStore;
-    if (!shared || !this.id) return;
-    const burst = Math.max(1, Math.floor(this.#rate * BURST_FRACTION));
-    const waitMs = await shared.reserve(this.id, this.#rate, burst);
-    if (waitMs > 0) await sleep(waitMs, signal, this.#clock).catch(() => Promise.reject(abortedError()));
+  /** Requests granted at once after an idle spell. */
+  get burst(): number {
+    return Math.max(1, Math.floor(this.#rate * BURST_FRACTION));
   }
 
-  #acquireLocal(signal?: AbortSignal): Promise<void> {
+  get clock(): Clock {
+    return this.#clock;
+  }
+
+  acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortedError());
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal };
@@ -124,13 +127,12 @@ export class RateLimiter {
     });
   }
 
-  /** Holds every request for `ms` (after a 429). */
-  pauseFor(ms: number): void {
+  /** Returns the time (epoch ms) no request starts before. */
+  pauseFor(ms: number): number {
     this.#notBefore = Math.max(this.#notBefore, this.#clock.now() + Math.min(ms, MAX_PAUSE_MS));
-    if (this.id) sharedStore?.hold(this.id, this.#notBefore);
+    return this.#notBefore;
   }
 
-  /** Feeds the `X-RateLimit-*` headers of a response. */
   observe(headers: RateLimitHeaders): void {
     const { limit, remaining, resetEpochSec } = headers;
     if (limit !== undefined && limit > 0) this.#rate = Math.min(this.#configuredRate, limit);
@@ -162,8 +164,7 @@ export class RateLimiter {
   /** Earliest time the next request may start. */
   #nextSlot(now: number): number {
     const spacingMs = 1000 / this.#rate;
-    const burst = Math.max(1, Math.floor(this.#rate * BURST_FRACTION));
-    let slot = Math.max(now, this.#notBefore, this.#tat - (burst - 1) * spacingMs);
+    let slot = Math.max(now, this.#notBefore, this.#tat - (this.burst - 1) * spacingMs);
     if (this.#paceMs > 0 && slot < this.#paceUntil) {
       slot = Math.min(Math.max(slot, this.#lastGrant + this.#paceMs), this.#paceUntil);
     }
@@ -200,6 +201,26 @@ export class RateLimiter {
       () => {},
     );
   }
+}
+
+/**
+ * `limiter` within a fleet: each grant also reserves the key's next slot in `store` (waiting for
+ * it), and a 429's pause holds the key for every replica. The store is the client's own (its
+ * fleet's), so replicas in one process never share or drop each other's.
+ */
+export function fleetThrottle(limiter: RateLimiter, store: SharedRateStore): Throttle {
+  if (!limiter.id) return limiter;
+  return {
+    async acquire(signal) {
+      await limiter.acquire(signal);
+      const waitMs = await store.reserve(limiter.id, limiter.rate, limiter.burst);
+      if (waitMs > 0) await sleep(waitMs, signal, limiter.clock).catch(() => Promise.reject(abortedError()));
+    },
+    pauseFor(ms) {
+      store.hold(limiter.id, limiter.pauseFor(ms));
+    },
+    observe: (headers) => limiter.observe(headers),
+  };
 }
 
 /** Limiters kept per process; past this the least recently used idle ones are dropped. */

@@ -205,6 +205,7 @@ async function wire(options: HttpServerOptions, state: HttpState, late: Late, lo
     ownership: state.ownership,
     fairShare: state.fairShare,
     telemetry: options.telemetry,
+    rateStore: fleet?.rateStore,
     callbacks: () => late.callbacks,
     keyScope,
     toolsChanged: (scope) => void streams.toolsChanged(scope),

@@ -5,6 +5,7 @@
  * loaded and reports tool list changes (`onToolsChanged`) for the sessions of that key's scope.
  */
 import type { WebDataClient, WebDataClientOptions } from "../../api/client.js";
+import type { SharedRateStore } from "../../api/rate-limiter.js";
 import type { Config } from "../../config.js";
 import type { Telemetry } from "../../telemetry/index.js";
 import type { ToolServices } from "../../tools/tool.js";
@@ -23,6 +24,8 @@ export interface ApiServersDeps {
   ownership: OwnershipStore;
   fairShare: FairShare;
   telemetry?: Telemetry;
+  /** The fleet's rate limit, shared by every replica's clients of a key (none: this process's alone). */
+  rateStore?: SharedRateStore;
   /** The webhook registry, once the public URL is known. */
   callbacks(): CallbackRegistry | undefined;
   /** The tool scope of a caller's own key (`toolScope` of its principal). */
@@ -97,6 +100,7 @@ export class ApiServers {
       legacyBaseUrl: config.legacyBaseUrl,
       legacyAuth: config.legacyAuth,
       maxRps: config.maxRps,
+      sharedRateStore: this.#deps.rateStore,
       observer: telemetry?.apiObserver,
       generation: config.apiGeneration,
     };

@@ -7,7 +7,7 @@
  * Redis URL (see `./redis.ts`).
  */
 import { randomBytes } from "node:crypto";
-import { type SharedRateStore, useSharedRateStore } from "../../api/rate-limiter.js";
+import type { SharedRateStore } from "../../api/rate-limiter.js";
 import { credentialHasher } from "./auth.js";
 import type { CallbackShare, SharedRegistration } from "./callbacks.js";
 import { type CallAnnouncement, type CallAnnouncer, parseAnnouncement } from "./calls.js";
@@ -57,6 +57,8 @@ export interface Fleet {
   events: RedisEvents;
   tasks: RedisTaskStore;
   ownership: RedisOwnership;
+  /** The fleet-wide rate limit per API key, for the API clients of this replica (`ApiServers`). */
+  rateStore: SharedRateStore;
   callbackShare: CallbackShare;
   /** Cancels and session ends, to every replica (`CallRegistry`). */
   callAnnouncer: CallAnnouncer;
@@ -81,7 +83,7 @@ export async function joinFleet(
   // The limiter's id is a plain hash of the API key: Redis names it by the keyed hash instead.
   const keyed = credentialHasher(salt);
   const limiterKey = (id: string) => `${PREFIX}rl:${keyed(id)}`;
-  const limiter: SharedRateStore = {
+  const rateStore: SharedRateStore = {
     async reserve(key, rate, burst) {
       try {
         return Number(await redis.eval(RESERVE, 1, limiterKey(key), 1000 / rate, burst));
@@ -95,7 +97,6 @@ export async function joinFleet(
       redis.eval(HOLD, 1, limiterKey(key), Math.round(untilMs)).catch(() => {});
     },
   };
-  useSharedRateStore(limiter);
   const callbackShare: CallbackShare = {
     save(name, registration, ttlMs) {
       redis.set(callbackKey(name), JSON.stringify(registration), "PX", ttlMs).catch(() => {});
@@ -115,6 +116,7 @@ export async function joinFleet(
     events: new RedisEvents(shared),
     tasks: new RedisTaskStore(shared),
     ownership: new RedisOwnership(shared),
+    rateStore,
     callbackShare,
     onCallback: (handler) => shared.on(CALLBACKS, handler),
     callAnnouncer: {
@@ -134,10 +136,7 @@ export async function joinFleet(
         const change = parseToolsChange(text);
         if (change && change.from !== shared.replica) handler(change.scope);
       }),
-    async close() {
-      useSharedRateStore(undefined);
-      await shared.close();
-    },
+    close: () => shared.close(),
   };
 }
 
