@@ -7,7 +7,7 @@ import { printTable } from "./table.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const modules = [
+const GROUPS = [
   "client",
   "server",
   "agents",
@@ -17,7 +17,14 @@ const modules = [
   "fleet",
   "attack",
   "tokens",
-].filter((m) => only.length === 0 || only.includes(m));
+  "generations",
+];
+const modules = GROUPS.filter((m) => only.length === 0 || only.includes(m));
+const unknown = only.filter((m) => !modules.includes(m));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: no group ${unknown.join(", ")}; the groups: ${GROUPS.join(", ")}\n`);
+  process.exit(2);
+}
 
 const rows = [];
 for (const name of modules) {

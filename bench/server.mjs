@@ -27,10 +27,11 @@ const CALLS = 1000;
 const WARM_UP = 300;
 const tokens = (value) => encode(typeof value === "string" ? value : JSON.stringify(value)).length;
 
-async function connect(sandbox, extraEnv = {}) {
+/** An SDK client over stdio to the built server `cli` (this checkout's by default) on `sandbox`. */
+export async function connect(sandbox, extraEnv = {}, cli = CLI) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI],
+    args: [cli],
     env: {
       ...getDefaultEnvironment(),
       WEBDATA_BASE_URL: sandbox.url,
@@ -100,7 +101,7 @@ async function nodeFloorOnce() {
 }
 
 /** Spawn → initialize + tools/list of a stdio server (SDK client), one run, in ms. */
-async function spawnToList(command, args, env) {
+export async function spawnToList(command, args, env) {
   const t0 = performance.now();
   const transport = new StdioClientTransport({
     command,
