@@ -79,7 +79,7 @@ export function makeRedactor(secrets: readonly string[]): Redact {
   };
 }
 
-/** Redacts every string inside a JSON-like value (a copy only where something changed). */
+/** Redacts every string inside a JSON-like value, member names too (a copy only where something changed). */
 export function redactDeep<T>(value: T, redact: Redact): T {
   if (typeof value === "string") return redact(value) as T;
   if (Array.isArray(value)) {
@@ -95,9 +95,11 @@ export function redactDeep<T>(value: T, redact: Redact): T {
     let changed = false;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
+      // A member's name is returned as much as its value (an echoed key can be either).
+      const name = redact(k);
       const r = redactDeep(v, redact);
-      if (r !== v) changed = true;
-      out[k] = r;
+      if (r !== v || name !== k) changed = true;
+      out[name] = r;
     }
     return (changed ? out : value) as T;
   }

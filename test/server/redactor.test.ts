@@ -46,4 +46,9 @@ describe("makeRedactor", () => {
     const clean = { a: ["clean"] };
     expect(redactDeep(clean, fast)).toBe(clean);
   });
+
+  it("redactDeep redacts member names: an answer may echo the key as one", () => {
+    const value = { parsing: { [`x_${secret}`]: { ok: 1 } } };
+    expect(redactDeep(value, fast)).toEqual({ parsing: { "x_[redacted]": { ok: 1 } } });
+  });
 });
