@@ -1,7 +1,9 @@
 /**
  * Random damage to a documented response body for the response-shape property tests: `null`s,
  * extra members and unknown strings where the spec lists values, injected anywhere except in the
- * members a tool needs (`needed`). Deterministic per seed, so a failing case replays.
+ * members a tool needs (`needed`); optionally (`dropP`, `typeP`) members left out and values of
+ * the wrong type, for tests that drive the tools themselves and only ask that they fail well.
+ * Deterministic per seed, so a failing case replays.
  */
 import fc from "fast-check";
 
@@ -19,7 +21,23 @@ const matches = (pattern: string[], path: string[]) =>
 const protectedPath = (c: ShapeCase, path: string[]) =>
   c.needed.some((n) => path.length <= n.length && matches(n.slice(0, path.length), path));
 
-export type Mutation = { nullP: number; extraP: number; enumP: number; word: string };
+export type Mutation = {
+  nullP: number;
+  extraP: number;
+  enumP: number;
+  word: string;
+  /** Odds that an unprotected member is left out. */
+  dropP?: number;
+  /** Odds that an unprotected member's value is one of another JSON type. */
+  typeP?: number;
+};
+
+/** A value of another JSON type than `value`'s, picked by `rnd`. */
+function wrongType(value: unknown, rnd: () => number): unknown {
+  const kind = (v: unknown) => (Array.isArray(v) ? "array" : v === null ? "null" : typeof v);
+  const others = [0, -1.5, "", "x", true, [], ["x"], {}, { a: 1 }].filter((v) => kind(v) !== kind(value));
+  return others[Math.floor(rnd() * others.length)];
+}
 
 /** The body with nulls, extra members and unknown enum strings injected (deterministic per seed). */
 export function mutate(
@@ -34,13 +52,14 @@ export function mutate(
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const p = [...path, k];
-      if (
-        !protectedPath(
-          c,
-          p.map((s) => (/^\d+$/.test(s) ? "*" : s)),
-        ) &&
-        rnd() < m.nullP
-      ) {
+      const free = !protectedPath(
+        c,
+        p.map((s) => (/^\d+$/.test(s) ? "*" : s)),
+      );
+      if (free && m.dropP !== undefined && rnd() < m.dropP) continue;
+      if (free && m.typeP !== undefined && rnd() < m.typeP) {
+        out[k] = wrongType(v, rnd);
+      } else if (free && rnd() < m.nullP) {
         out[k] = null;
       } else {
         out[k] = mutate(c, v, p, m, rnd);
@@ -78,3 +97,24 @@ export const damageArb = fc.record({
 /** The case's body damaged by one draw of `damageArb`. */
 export const damaged = (c: ShapeCase, { seed, ...m }: Damage) => mutate(c, c.body, [], m, seeded(seed));
 export type Damage = Mutation & { seed: number };
+
+/**
+ * Damage for tests that drive the tools: every member may also be left out or of the wrong type
+ * (pass a case with no `needed` paths to let it reach any member).
+ */
+export const fullDamageArb = fc
+  .tuple(
+    damageArb,
+    fc.double({ min: 0, max: 0.5, noNaN: true }),
+    fc.double({ min: 0, max: 0.5, noNaN: true }),
+  )
+  .map(([damage, dropP, typeP]) => ({ ...damage, dropP, typeP }));
+
+/** Every path of a string value in `value` ("*" for array entries): to let `enumP` reach them all. */
+export function stringPaths(value: unknown, path: string[] = []): string[][] {
+  if (typeof value === "string") return [path];
+  if (Array.isArray(value)) return value.flatMap((v) => stringPaths(v, [...path, "*"]));
+  if (typeof value === "object" && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...path, k]));
+  return [];
+}
