@@ -20,6 +20,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { Principal } from "../principal.js";
 import { errorResult, isExpected } from "../tools/errors.js";
+import { withLinksInText } from "../tools/resources.js";
 import { pendingResult } from "../tools/result.js";
 import type {
   McpTasks,
@@ -59,7 +60,8 @@ export interface CallOptions {
 }
 
 export function toCallToolResult(result: ToolResult<unknown>, redact: (s: string) => string): CallToolResult {
-  const content: CallToolResult["content"] = [{ type: "text", text: redact(result.text) }];
+  const text = withLinksInText(result.text, result.links);
+  const content: CallToolResult["content"] = [{ type: "text", text: redact(text) }];
   for (const image of result.images ?? [])
     content.push({ type: "image", data: image.data, mimeType: image.mimeType });
   for (const link of result.links ?? []) content.push({ type: "resource_link", ...link });

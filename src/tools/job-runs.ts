@@ -155,10 +155,12 @@ async function runDetail(runId: string, jobId: string | undefined, ctx: ToolCont
   const lines = [`Run ${runId}: ${detail.status}.`];
   for (const a of items)
     lines.push(
-      `- artifact ${a.id}${a.type ? ` (${a.type})` : ""}${a.description ? `: ${a.description}` : ""}`,
+      `- artifact ${a.id}${a.type ? ` (${a.type})` : ""}${a.description ? `: ${a.description}` : ""}, at ${artifactUri(runId, a.id)}`,
     );
   if (items.length > 0)
-    lines.push("Download or preview one: job_runs with run_id and artifact_id (preview: true); or its link.");
+    lines.push(
+      "Download or preview one: job_runs with run_id and artifact_id (preview: true); or read its URI.",
+    );
   const count = (detail as { summary?: { result_count?: unknown } }).summary?.result_count;
   const rows = typeof count === "number" ? `, ${plural(count, "row")}` : "";
   const links = items.map((a) => ({

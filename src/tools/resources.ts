@@ -57,6 +57,17 @@ export const RESOURCE_TEMPLATES: readonly ResourceTemplateInfo[] = [
   },
 ];
 
+/**
+ * The text with every link's URI in it: a link the text does not name yet gets one line (its name,
+ * description and URI). Frameworks that hand their model the text only (LangChain as its docs
+ * configure it, Mastra) still show the model where the bulky part is; the body is not repeated.
+ */
+export function withLinksInText(text: string, links: readonly ToolLink[] = []): string {
+  const missing = links.filter((link) => !text.includes(link.uri));
+  if (missing.length === 0) return text;
+  return [text, "", ...missing.map((l) => `[${l.name}: ${l.description}; read it as ${l.uri}]`)].join("\n");
+}
+
 export const pageUri = (taskId: string): string => PAGE.expand({ task_id: taskId });
 export const mediaUri = (taskId: string): string => MEDIA.expand({ task_id: taskId });
 export const artifactUri = (runId: string, artifactId: string): string =>

@@ -7,6 +7,7 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
+import { withLinksInText } from "../../src/tools/resources.js";
 import { inProcessAgainst } from "../helpers/in-process.js";
 import { call, type McpSession, serverForFile, textOf } from "../helpers/mcp.js";
 
@@ -125,6 +126,38 @@ describe("webdata:// resources", () => {
       .map((line) => JSON.parse(line));
     expect(rows).toHaveLength(run.result_count);
     expect(rows[0]).toMatchObject({ input: { url: expect.any(String) }, output: expect.any(Object) });
+  });
+
+  it("every link's URI is in the text too (LangChain and Mastra show their model the text only)", async () => {
+    const jobs = await call(server, "job_runs", { job_id: "job_daily_prices" });
+    const run = jobs.structuredContent.runs.find((x: { artifact_ids?: string[] }) => x.artifact_ids?.length);
+    const results = [
+      await call(server, "crawl_site", { url: `${sandbox.siteUrl}/`, limit: 3 }),
+      await call(server, "extract_batch", {
+        inputs: ["/", "/shop"].map((p) => ({ url: `${sandbox.siteUrl}${p}` })),
+      }),
+      await call(server, "job_runs", { run_id: run.id }),
+      await call(server, "download_media", { url: "https://cdn.example.com/manual.pdf" }),
+    ];
+    for (const r of results) {
+      const links = linksOf(r);
+      expect(links.length, textOf(r)).toBeGreaterThan(0);
+      for (const link of links) expect(textOf(r)).toContain(link.uri);
+    }
+  });
+
+  it("a link the tool's text does not name gets one line with its description; a named one is not repeated", () => {
+    const link = {
+      uri: "webdata://task/t2",
+      name: "http://a/2",
+      description: "Page 2, 10 chars",
+      mimeType: "text/markdown",
+    };
+    const named = { ...link, uri: "webdata://task/t1" };
+    const text = withLinksInText("Page 1 at webdata://task/t1", [named, link]);
+    expect(text.split("webdata://task/t1")).toHaveLength(2);
+    expect(text).toContain("[http://a/2: Page 2, 10 chars; read it as webdata://task/t2]");
+    expect(withLinksInText("no links")).toBe("no links");
   });
 
   it("download_media: a file that is not an image or text is a link that reads as a blob", async () => {
