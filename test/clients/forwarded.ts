@@ -26,7 +26,7 @@ export const serialized = (f: Forwarded): string =>
 const tokens = (text: string) => encode(text).length;
 
 /** Every value in `value`, JSON inside strings opened up (a framework may stringify a result). */
-function* walk(value: unknown): Generator<unknown> {
+export function* walk(value: unknown): Generator<unknown> {
   yield value;
   if (typeof value === "string") {
     const t = value.trim();
@@ -75,4 +75,23 @@ export function tokenSplit(f: Forwarded): TokenSplit {
 /** How often `needle` occurs in the payload as the model receives it. */
 export function occurrences(f: Forwarded, needle: string): number {
   return serialized(f).split(needle).length - 1;
+}
+
+/** The distinct `webdata://` page URIs in the payload as the model receives it. */
+export const pageLinks = (f: Forwarded): string[] => [
+  ...new Set(serialized(f).match(/webdata:\/\/task\/[0-9a-f-]{36}/g) ?? []),
+];
+
+/** How a link reached the model: in a text, as a resource_link item, as a file block (LangChain). */
+export function linkForms(f: Forwarded, uri: string): string[] {
+  const forms = new Set<string>();
+  for (const v of walk(f.toModel)) {
+    if (typeof v === "string" && v !== uri && v.includes(uri) && !v.trim().startsWith("{")) forms.add("text");
+    if (!v || typeof v !== "object" || Array.isArray(v)) continue;
+    const item = v as { type?: string; uri?: string; url?: string };
+    if (item.uri === uri)
+      forms.add(item.type === "resource_link" ? "resource_link item" : `${item.type} item`);
+    if (item.url === uri) forms.add(`${item.type} block`);
+  }
+  return [...forms];
 }

@@ -39,6 +39,21 @@ function mcpOf(message: ToolMessage): McpResult {
   };
 }
 
+/**
+ * Blocks of a ToolMessage's content a chat model cannot take: a `file` block whose URL is not a
+ * data URL (ChatOpenAI's Chat Completions conversion throws "URL file blocks with source_type url
+ * must be formatted as a data URL"; the adapter makes one of each resource_link it keeps as content).
+ */
+function unsendable(message: ToolMessage): string[] {
+  const blocks = Array.isArray(message.content) ? message.content : [];
+  return blocks.flatMap((b) => {
+    const block = b as { type?: string; source_type?: string; url?: string };
+    return block.type === "file" && block.source_type === "url" && !block.url?.startsWith("data:")
+      ? [`a file block with URL ${block.url} reaches the model (ChatOpenAI refuses it)`]
+      : [];
+  });
+}
+
 describeFramework({
   name: "LangChain MCP adapters + LangGraph ToolNode",
   async connect(transport, servers): Promise<Session> {
@@ -50,14 +65,19 @@ describeFramework({
     const client = new MultiServerMCPClient({
       throwOnLoadError: true,
       prefixToolNameWithServerName: false,
+      // As docs/http-and-fleet.md configures it: a resource_link stays out of the model's content
+      // (its URI is in the text) and is not read eagerly (standard blocks keep it a reference).
       useStandardContentBlocks: true,
+      outputHandling: { resource_link: "artifact" },
       onProgress: () => progress?.(),
       mcpServers: { "web-data": connection },
     });
     const tools = await client.getTools();
     const node = new ToolNode(tools);
+    const problems: string[] = [];
     return {
       toolNames: tools.map((t) => t.name),
+      conversionProblems: () => problems,
       async call(tool: string, args: Record<string, unknown>, options: CallOptions = {}) {
         progress = options.onProgress;
         const id = `call_${++callId}`;
@@ -66,6 +86,7 @@ describeFramework({
           messages: ToolMessage[];
         };
         const message = out.messages[0];
+        problems.push(...unsendable(message));
         return { toModel: message.content, mcp: mcpOf(message) };
       },
       close: () => client.close(),

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { until } from "../helpers/mcp.js";
-import { type Forwarded, occurrences, serialized, tokenSplit } from "./forwarded.js";
+import { type Forwarded, linkForms, occurrences, pageLinks, serialized, tokenSplit } from "./forwarded.js";
+import { readLink } from "./links.js";
 import { type Servers, serversForFile, TRANSPORTS, type TransportName } from "./servers.js";
 import { captureWarnings } from "./warnings.js";
 
@@ -17,6 +18,7 @@ export const CHECKS = [
   "invalid argument reaches the model",
   "misspelled argument names the real one",
   "page body forwarded once",
+  "resource link reaches the model",
   "progress",
   "cancel",
   "convert without warnings",
@@ -187,6 +189,15 @@ function describeTransport(framework: FrameworkUnderTest, transport: TransportNa
         }
       }
       expect(occurrences(page, PAGE_BODY_WORDS)).toBe(1);
+    });
+
+    check("resource link reaches the model", async (s, ctx) => {
+      const crawl = await s.call("crawl_site", { url: `${servers.sandbox.siteUrl}/`, limit: 3 });
+      // Pages 2 and 3 are links (the first is inline): the model must see where to read them.
+      const uris = pageLinks(crawl);
+      expect(uris, serialized(crawl)).toHaveLength(2);
+      for (const uri of uris) expect(await readLink(servers, transport, uri)).toContain("Acme Outfitters");
+      await ctx.annotate(`as ${linkForms(crawl, uris[0]!).join(" + ")}`, "note");
     });
 
     check("progress", async (s) => {
