@@ -11,11 +11,17 @@ import type { Servers, TransportName } from "./servers.js";
 const textOf = (r: ReadResourceResult): string =>
   r.contents.map((c) => ("text" in c ? c.text : "")).join("\n");
 
-/** The text `resources/read` answers for `uri`. */
-export async function readLink(servers: Servers, transport: TransportName, uri: string): Promise<string> {
+/** The text `resources/read` answers for each URI, in order (one client for them all). */
+export async function readLinks(
+  servers: Servers,
+  transport: TransportName,
+  uris: string[],
+): Promise<string[]> {
   const reader = transport === "stdio" ? await spawnAgainst(servers.sandbox) : await connect(servers.httpUrl);
   try {
-    return textOf(await reader.client.readResource({ uri }));
+    const texts: string[] = [];
+    for (const uri of uris) texts.push(textOf(await reader.client.readResource({ uri })));
+    return texts;
   } finally {
     await reader.close();
   }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { until } from "../helpers/mcp.js";
 import { type Forwarded, linkForms, occurrences, pageLinks, serialized, tokenSplit } from "./forwarded.js";
-import { readLink } from "./links.js";
+import { readLinks } from "./links.js";
 import { type Servers, serversForFile, TRANSPORTS, type TransportName } from "./servers.js";
 import { captureWarnings } from "./warnings.js";
 
@@ -196,7 +196,7 @@ function describeTransport(framework: FrameworkUnderTest, transport: TransportNa
       // Pages 2 and 3 are links (the first is inline): the model must see where to read them.
       const uris = pageLinks(crawl);
       expect(uris, serialized(crawl)).toHaveLength(2);
-      for (const uri of uris) expect(await readLink(servers, transport, uri)).toContain("Acme Outfitters");
+      for (const body of await readLinks(servers, transport, uris)) expect(body).toContain("Acme Outfitters");
       await ctx.annotate(`as ${linkForms(crawl, uris[0]!).join(" + ")}`, "note");
     });
 
