@@ -268,6 +268,14 @@ export class WebDataClient {
     return this.#route("serp", S.SerpResponseSchema, { body }, opts);
   }
 
+  fastSerp(body: S.SerpRequest, opts?: CallOptions): Promise<S.SerpResponse> {
+    return this.#route("fastSerp", S.SerpResponseSchema, { body }, opts);
+  }
+
+  serpBatch(body: S.SerpBatchRequest, opts?: CallOptions): Promise<S.BatchSubmission> {
+    return this.#route("serpBatch", S.BatchSubmissionSchema, { body }, opts);
+  }
+
   extract(body: S.ExtractRequest, opts?: CallOptions): Promise<S.TaskResult> {
     return this.#route("extract", S.TaskResultSchema, { body }, opts);
   }

@@ -14,6 +14,8 @@
  * - `mints(answer)`: the ids the validated answer hands out, remembered with their generation.
  * - `generation2Only`: a capability generation 1 has no route for (§17.1, §18): with
  *   WEBDATA_API_GENERATION=1 a call is refused (`unsupported`) before anything is sent.
+ * - `specV2`: a generation-2 side the generation-1 spec itself names (`POST /v2/serp`), so it is
+ *   the route on generation 1 too (listed so in the README's tools table).
  */
 import type { RequestKind } from "./retry.js";
 import { templateAsAgentDetail, templatePageAsAgents } from "./templates.js";
@@ -38,6 +40,7 @@ export interface Route {
   by?: string;
   mints?: (answer: any) => unknown[];
   generation2Only?: true;
+  specV2?: true;
 }
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -146,7 +149,10 @@ const byId = (v2: string | undefined, v1: string | undefined): Route => ({ ...re
 
 export const ROUTES = {
   // search and extract
-  serp: submit("v2/serp", undefined),
+  serp: { ...submit("v2/serp", undefined), specV2: true },
+  // generation 1: the 0.20.0 SDK's /v1 routes (web-data-api-v2.md §18), same shapes
+  fastSerp: submit("v2/fast-serp", "v1/fast-serp"),
+  serpBatch: submit("v2/serp/batch", "v1/serp/batch", batchIds),
   extract: submit("v2/extract", "v1/extract"),
   extractAsync: submit("v2/extract/async", "v1/extract/async", taskId),
   extractBatch: submit("v2/extract/batch", "v1/extract/batch", batchIds),

@@ -258,6 +258,24 @@ export const SerpRequestSchema = z.object({
 });
 export type SerpRequest = z.input<typeof SerpRequestSchema>;
 
+// Batch items and shared_inputs carry no defaults (an item member left out keeps the shared
+// value); `search_engine` may sit in either (web-data-api-v2.md §5).
+const SerpSharedSchema = SerpRequestSchema.extend({
+  search_engine: z.enum(SEARCH_ENGINES).optional(),
+  domain: z.string().optional(),
+  parse: z.boolean().optional(),
+  render: z.boolean().optional(),
+  resolve_url: z.boolean().optional(),
+  callback_url: z.string().url().optional(),
+});
+
+/** POST /v2/serp/batch (generation 1: /v1/serp/batch): up to 1,000 SERP requests. */
+export const SerpBatchRequestSchema = z.object({
+  inputs: z.array(SerpSharedSchema).min(1).max(1000),
+  shared_inputs: SerpSharedSchema.default({}),
+});
+export type SerpBatchRequest = z.input<typeof SerpBatchRequestSchema>;
+
 const NextPageSchema = z.looseObject({ next_page_params: opt(z.record(z.string(), anyValue)) });
 
 /** SERP `data`: every member is kept (new ones too); `parsing.status` is any string. */

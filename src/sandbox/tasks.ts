@@ -10,7 +10,7 @@ import type { Timers } from "./timers.js";
 export const MAX_TASKS = 50_000;
 export const ACCOUNT_NAME = "sandbox";
 
-export type ApiType = "extract" | "agent" | "template" | "crawl" | "map" | "search" | "media";
+export type ApiType = "extract" | "agent" | "template" | "crawl" | "map" | "search" | "serp" | "media";
 
 export interface TaskFailure {
   error: string;

@@ -74,3 +74,68 @@ describe("POST /v2/serp", () => {
     }
   });
 });
+
+describe("POST /v2/fast-serp and /v2/serp/batch (and their /v1 forms)", () => {
+  const sandbox = useSandbox({ taskLatencyMs: 0 });
+  const organicUrls = (body: any) => body.data.parsing.entities.organic.map((o: { url: string }) => o.url);
+
+  it.each(["/v2/fast-serp", "/v1/fast-serp"])("%s answers the SERP response /v2/serp gives", async (path) => {
+    const req = { search_engine: "engine1_search", query: "hiking boots", num_results: 4 };
+    const fast = await call(sandbox, "POST", path, { body: req });
+    const plain = await call(sandbox, "POST", "/v2/serp", { body: req });
+    expect(fast.status).toBe(200);
+    shape(SerpResponseSchema, fast.body);
+    expect(organicUrls(fast.body)).toEqual(organicUrls(plain.body));
+    expect(organicUrls(fast.body)).toHaveLength(4);
+  });
+
+  it.each(["/v2/serp/batch", "/v1/serp/batch"])(
+    "%s makes a task per query whose result is that query's SERP answer",
+    async (path) => {
+      const r = await call(sandbox, "POST", path, {
+        body: {
+          inputs: [{ query: "tent" }, { query: "jacket", num_results: 2 }],
+          shared_inputs: { search_engine: "engine1_search", num_results: 3 },
+        },
+      });
+      expect(r.status).toBe(200);
+      expect(r.body.batch_size).toBe(2);
+      expect(r.body.tasks).toHaveLength(2);
+      const ids = r.body.tasks.map((t: { id: string }) => t.id);
+      const progress = await call(sandbox, "GET", `/v2/batches/${r.body.batch_id}/progress`);
+      expect(progress.body.completed).toBe(true);
+      const answers = await Promise.all(
+        ids.map((id: string) => call(sandbox, "GET", `/v2/tasks/${id}/results`)),
+      );
+      const expected = await Promise.all(
+        [
+          { query: "tent", num_results: 3 },
+          { query: "jacket", num_results: 2 },
+        ].map((q) => call(sandbox, "POST", "/v2/serp", { body: { search_engine: "engine1_search", ...q } })),
+      );
+      expect(answers.map((a) => organicUrls(a.body))).toEqual(expected.map((e) => organicUrls(e.body)));
+      expect(r.body.tasks[0].api_type).toBe("serp");
+    },
+  );
+
+  it("refuses a batch item with no search_engine in it or in shared_inputs (422)", async () => {
+    const r = await call(sandbox, "POST", "/v2/serp/batch", {
+      body: { inputs: [{ search_engine: "engine1_search", query: "a" }, { query: "b" }] },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0].loc).toEqual(["body", "inputs", 1, "search_engine"]);
+  });
+});
+
+describe("a sandbox with generation 1 only", () => {
+  const sandbox = useSandbox({ generation2: false, taskLatencyMs: 0 });
+
+  it("answers 404 on /v2/fast-serp and /v2/serp/batch, and serves their /v1 forms", async () => {
+    const one = { search_engine: "engine1_search", query: "tent" };
+    expect((await call(sandbox, "POST", "/v2/fast-serp", { body: one })).status).toBe(404);
+    expect((await call(sandbox, "POST", "/v2/serp/batch", { body: { inputs: [one] } })).status).toBe(404);
+    expect((await call(sandbox, "POST", "/v1/fast-serp", { body: one })).status).toBe(200);
+    expect((await call(sandbox, "POST", "/v1/serp/batch", { body: { inputs: [one] } })).status).toBe(200);
+    expect((await call(sandbox, "POST", "/v2/serp", { body: one })).status).toBe(200);
+  });
+});
