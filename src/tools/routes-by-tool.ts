@@ -17,7 +17,7 @@ export const WAIT_ROUTES: RouteName[] = [
 ];
 
 export const TOOL_ROUTES: Record<string, RouteName[]> = {
-  serp_search: ["serp"],
+  serp_search: ["serp", "fastSerp", "serpBatch"],
   web_search: ["search"],
   extract_page: ["extract", "extractAsync"],
   extract_batch: ["extractBatch"],
@@ -49,7 +49,8 @@ export const TOOL_ROUTES: Record<string, RouteName[]> = {
 /** A tool's routes on one generation: `METHOD /path` each, in table order. */
 export function toolRoutes(tool: string, generation: 1 | 2): string[] {
   return (TOOL_ROUTES[tool] ?? []).flatMap((n) => {
-    const side = (ROUTES[n] as { 1?: RouteSide; 2?: RouteSide })[generation];
+    const route = ROUTES[n] as { 1?: RouteSide; 2?: RouteSide; specV2?: true };
+    const side = route[generation] ?? (route.specV2 ? route[2] : undefined);
     return side ? [`${ROUTES[n].method} /${side.path}`] : [];
   });
 }

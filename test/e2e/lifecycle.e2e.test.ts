@@ -3,8 +3,8 @@
  * WEBDATA_API_GENERATION=2 and once with 1: web_search, generate_template (then refine, then
  * run), manage_template (generation 2 only: on 1 a clear refusal, nothing sent), research
  * (progress from its event stream), list_research_agents, manage_research_agent, cancel (a crawl,
- * a job run), manage_job and job_runs (artifacts, preview), download_media, and crawl_site's
- * filters. After each scenario every request went to the target's generation: on 2 no `/v1/`
+ * a job run), manage_job and job_runs (artifacts, preview), download_media, crawl_site's
+ * filters, and serp_search's fast mode and batch (progress per query). After each scenario every request went to the target's generation: on 2 no `/v1/`
  * route; on 1 no `/v2/` route but those the generation-1 spec itself lists (§17.1).
  */
 import {
@@ -306,6 +306,53 @@ describe.each([2, 1])("generation %i", (gen) => {
     expect(listed.structuredContent.jobs.map((j: { id: string }) => j.id)).toContain(job);
     const deleted = await call(server, "manage_job", { action: "delete", job_id: job });
     expect(deleted.isError, textOf(deleted)).toBeFalsy();
+  });
+
+  it("serp_search mode fast: one POST to the fast route, the same results as the plain SERP", async () => {
+    const from = sandbox.requests.length;
+    const args = { search_engine: "engine1_search", query: "hiking boots", num_results: 3 };
+    const fast = await call(server, "serp_search", { ...args, mode: "fast" });
+    expect(fast.isError, textOf(fast)).toBeFalsy();
+    expect(posts(`${v}/fast-serp`, from)).toBe(1);
+    const plain = await call(server, "serp_search", args);
+    expect(fast.structuredContent.results).toHaveLength(3);
+    expect(fast.structuredContent.results).toEqual(plain.structuredContent.results);
+  });
+
+  it("serp_search queries: one batch POST, progress per query, each query's results", async () => {
+    const from = sandbox.requests.length;
+    const queries = ["tent", "hiking boots", "down jacket"];
+    const { r, progress } = await withProgress("serp_search", {
+      search_engine: "engine1_search",
+      queries,
+      num_results: 2,
+    });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(posts(`${v}/serp/batch`, from)).toBe(1);
+    const s = r.structuredContent;
+    expect(s).toMatchObject({ status: "done", total: 3, completed: 3 });
+    expect(s.queries.map((q: { query: string }) => q.query)).toEqual(queries);
+    for (const q of queries) {
+      const single = await call(server, "serp_search", {
+        search_engine: "engine1_search",
+        query: q,
+        num_results: 2,
+      });
+      const mine = s.results
+        .filter((x: { query: string }) => x.query === q)
+        .map(({ query: _q, ...x }: any) => x);
+      expect(mine).toEqual(single.structuredContent.results);
+      expect(textOf(r)).toContain(`## "${q}"`);
+    }
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)?.total).toBe(3);
+    // resumable by its batch id: the same reading, nothing sent again
+    const again = await call(server, "serp_search", {
+      search_engine: "engine1_search",
+      batch_id: s.batch_id,
+    });
+    expect(again.structuredContent.results).toEqual(s.results);
+    expect(posts(`${v}/serp/batch`, from)).toBe(1);
   });
 
   it("download_media: an image comes back as an image", async () => {

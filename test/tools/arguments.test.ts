@@ -64,9 +64,9 @@ describe("bad arguments are isError results naming each argument", () => {
     expect(text).toContain('`device` must be one of: desktop, mobile, not "tablet"');
   });
 
-  it("a missing required argument says so: serp_search needs a query", async () => {
-    const text = await refused("serp_search", { search_engine: "engine1_search" });
-    expect(text).toContain("`query` is required: a string (non-empty)");
+  it("a missing required argument says so: web_search needs a query", async () => {
+    const text = await refused("web_search", { search_depth: "fast" });
+    expect(text).toContain("`query` is required: a string (1–2000 characters)");
   });
 
   it("a wrong type names the type, and every problem is listed", async () => {
@@ -105,7 +105,7 @@ describe("what strict mode sends is taken", () => {
   });
 
   it("null for a required argument is refused", async () => {
-    const text = await refused("serp_search", { ...SEARCH, query: null });
+    const text = await refused("web_search", { query: null });
     expect(text).toContain("`query` is required and cannot be null");
   });
 
