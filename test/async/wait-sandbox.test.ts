@@ -13,16 +13,20 @@ const sandbox = useSandbox({ allowCallbacks: true });
 let client: WebDataClient;
 afterEach(async () => {
   sandbox.faults.clear();
-  sandbox.configure({ taskLatencyMs: 300, crawlPageMs: 100 });
+  sandbox.configure({ taskLatencyMs: 300, crawlPageMs: 100, rateLimit: DOCUMENTED_RATE });
   await client?.close();
 });
 
-function newClient(clock?: ManualClock) {
+/** The spec's rate limit, the sandbox's default. */
+const DOCUMENTED_RATE = 83;
+
+function newClient(clock?: ManualClock, maxRps?: number) {
   client = new WebDataClient({
     generation: 1,
     baseUrl: sandbox.url,
     apiKey: `wait-sandbox-${Math.random()}`,
     clock,
+    maxRps,
   });
   return client;
 }
@@ -52,7 +56,7 @@ describe("waitFor against the sandbox", () => {
     const c = newClient();
     sandbox.configure({ taskLatencyMs: 60_000 });
     const { task_id } = await c.extractAsync({ url: `${sandbox.siteUrl}/` });
-    const outcome = await waitFor(c, { kind: "task", id: task_id }, { deadlineMs: 1_500 });
+    const outcome = await waitFor(c, { kind: "task", id: task_id }, { deadlineMs: 300 });
     // How soon after the deadline it returns is measured by npm run bench, not asserted here.
     expect(outcome).toMatchObject({
       status: "pending",
@@ -170,9 +174,17 @@ describe("waitFor against the sandbox", () => {
   });
 });
 
-describe("a 1,000-item batch at the documented rate", () => {
+/**
+ * The client keeps to the service's rate, whatever it is: the sandbox enforces (and announces in
+ * its X-RateLimit headers) 400 requests/s here, not the documented 83, so the 1,000 result reads
+ * take about 2.5 s of real time instead of 12; the limiter's logic is the same at any rate.
+ */
+const BATCH_RATE = 400;
+
+describe("a 1,000-item batch at the service's rate limit", () => {
   it("is submitted and all its results collected with zero 429 responses", { timeout: 90_000 }, async () => {
-    const c = newClient();
+    sandbox.configure({ rateLimit: BATCH_RATE });
+    const c = newClient(undefined, BATCH_RATE);
     const from = sandbox.requests.length;
     const inputs = Array.from({ length: 1000 }, (_, i) => ({ url: `${sandbox.siteUrl}/blog?item=${i}` }));
     const { batch_id, batch_size } = await c.extractBatch({
