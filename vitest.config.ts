@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import HeaviestFirst from "./test/setup/heaviest-first.js";
 
 export default defineConfig({
   test: {
@@ -22,5 +23,7 @@ export default defineConfig({
     // The runner's lines (one per file, no per-test timing lines), then the ten slowest files.
     slowTestThreshold: 60_000,
     reporters: ["default", "./test/setup/slowest-files.ts"],
+    // Slowest files first, also on a fresh clone without vitest's cache (test/setup/durations.json).
+    sequence: { sequencer: HeaviestFirst },
   },
 });
