@@ -2,7 +2,9 @@
 // README recommends — one replica of the built server behind nginx on Redis (scripts/fleet.mjs),
 // OAuth against an authorization server of the bench's own (bench/issuer.mjs), one shared upstream
 // key, the sandbox in its own process — and users who each hold only their own access token:
-// - cross-user reads: bob asks for alice's work by id and in every listing;
+// - cross-user reads: bob asks for alice's work by id, in every listing and by MCP task id (with
+//   the same reads on the build of 05fa029, the main before issue 23: bench/baseline.mjs builds it
+//   once, or BENCH_BASELINE_CLI names one);
 // - 216 × 20 MB pages through extract_page: the replica's RSS and Redis's memory;
 // - 300 connect/close cycles without DELETE, then a new client of the same user;
 // - 1,000 initializes with one token, against the global session cap;
@@ -13,10 +15,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startFleet } from "../scripts/fleet.mjs";
 import { patternRows } from "./attack-pattern.mjs";
+import { baselineCli } from "./baseline.mjs";
 import { startIssuer } from "./issuer.mjs";
 import { startSandboxProcess } from "./sandbox-process.mjs";
 
 const KEY = "wdk_benchATTACKQZXJVK";
+/** The main before issue 23's work: the cross-user reads are run on its build too. */
+const BEFORE_ISSUE_23 = "05fa029";
 const PAGES = Number(process.env.BENCH_ATTACK_PAGES ?? 216);
 const CYCLES = 300;
 const INITIALIZES = 1_000;
@@ -31,15 +36,14 @@ export async function run() {
   const sandbox = await startSandboxProcess({ key: KEY, options: { crawlPageMs: 1_000 } });
   const issuer = await startIssuer();
   try {
-    const fleet = await startFleet({
-      replicas: 1,
-      env: { WEBDATA_API_KEY: KEY, WEBDATA_BASE_URL: sandbox.url, WEBDATA_OAUTH_ISSUER: issuer.issuer },
-    });
+    const fleet = await startFleet({ replicas: 1, env: fleetEnv(sandbox, issuer) });
     try {
       const tokens = {};
       for (const who of ["alice", "bob", "carol", "mallory", "ops"])
         tokens[who] = await issuer.token(who, fleet.url);
-      const target = { url: fleet.url, siteUrl: sandbox.siteUrl, tokens, fleet };
+      const before = baselineCli(BEFORE_ISSUE_23);
+      const baseline = (part) => onBaseline(before, sandbox, issuer, part);
+      const target = { url: fleet.url, siteUrl: sandbox.siteUrl, tokens, fleet, baseline };
       const rows = [];
       for (const part of [crossUser, abandoned, oneToken, burst, largePages])
         rows.push(...(await part(target)));
@@ -50,6 +54,24 @@ export async function run() {
   } finally {
     await issuer.close();
     await sandbox.close();
+  }
+}
+
+const fleetEnv = (sandbox, issuer) => ({
+  WEBDATA_API_KEY: KEY,
+  WEBDATA_BASE_URL: sandbox.url,
+  WEBDATA_OAUTH_ISSUER: issuer.issuer,
+});
+
+/** Runs `part` against the same deployment of the build before issue 23 (`bench/baseline.mjs`). */
+async function onBaseline({ cli, label }, sandbox, issuer, part) {
+  const fleet = await startFleet({ cli, replicas: 1, env: fleetEnv(sandbox, issuer) });
+  try {
+    const tokens = {};
+    for (const who of ["alice", "bob"]) tokens[who] = await issuer.token(who, fleet.url);
+    return { label, ...(await part({ url: fleet.url, siteUrl: sandbox.siteUrl, tokens, fleet })) };
+  } finally {
+    await fleet.stop();
   }
 }
 
@@ -78,7 +100,8 @@ const refused = (promise) =>
     () => true,
   );
 
-async function crossUser({ url, siteUrl, tokens }) {
+/** Alice's reads of her own work, and bob's of hers, each true when it held (own: answered; bob's: refused). */
+async function crossUserChecks({ url, siteUrl, tokens }) {
   const alice = await connectAs(url, tokens.alice);
   const bob = await connectAs(url, tokens.bob);
   try {
@@ -123,23 +146,40 @@ async function crossUser({ url, siteUrl, tokens }) {
         bob.client.request({ method: "tasks/result", params: { taskId } }, CallToolResultSchema),
       ),
       "tasks/list": !bobTasks.tasks.some((t) => t.taskId === taskId),
+      "tasks/cancel": await refused(
+        bob.client.request({ method: "tasks/cancel", params: { taskId } }, GetTaskResultSchema),
+      ),
     };
-    const held = Object.values(checks).filter(Boolean).length;
-    const total = Object.keys(checks).length;
-    return [
-      {
-        metric: `another user's reads of alice's work refused: ${Object.keys(checks).join(", ")}`,
-        value: `${held} of ${total}`,
-        unit: "",
-        compare: `alice's own reads answered: ${own.filter(Boolean).length} of ${own.length}; before: every read answered`,
-        target: "all refused, the owner's all answered",
-        ok: held === total && own.every(Boolean),
-      },
-    ];
+    return { checks, own };
   } finally {
     await alice.close();
     await bob.close();
   }
+}
+
+/** The reads another user got through, by name ("none" when all were refused). */
+const readThrough = (checks) =>
+  Object.entries(checks)
+    .filter(([, held]) => !held)
+    .map(([name]) => name)
+    .join(", ") || "none";
+
+async function crossUser(target) {
+  const { checks, own } = await crossUserChecks(target);
+  const held = Object.values(checks).filter(Boolean).length;
+  const total = Object.keys(checks).length;
+  const before = await target.baseline((old) => crossUserChecks(old));
+  const beforeText = `before (${before.label}): alice's own ${before.own.filter(Boolean).length} of ${before.own.length} answered, another user's ${Object.values(before.checks).filter(Boolean).length} of ${total} refused; read through: ${readThrough(before.checks)}`;
+  return [
+    {
+      metric: `another user's reads of alice's work refused: ${Object.keys(checks).join(", ")}`,
+      value: `${held} of ${total}`,
+      unit: "",
+      compare: `alice's own reads answered: ${own.filter(Boolean).length} of ${own.length}; read through now: ${readThrough(checks)}; ${beforeText}`,
+      target: "all refused, the owner's all answered",
+      ok: held === total && own.every(Boolean),
+    },
+  ];
 }
 
 async function abandoned(target) {

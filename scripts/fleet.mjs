@@ -86,7 +86,8 @@ export async function startRedisServer(dir) {
   return { url: `redis://127.0.0.1:${port}`, stop };
 }
 export async function startFleet(options) {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+  const cli = options.cli ?? CLI;
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
   const dir = mkdtempSync(join(tmpdir(), "webdata-fleet-"));
   const replicas = [];
   let nginx;
@@ -108,7 +109,7 @@ export async function startFleet(options) {
     for (let i = 0; i < options.replicas; i++) ports.push(await freePort());
     for (let i = 0; i < options.replicas; i++) {
       const port = ports[i];
-      const p = start(process.execPath, [CLI, "--http", "--port", String(port), "--allowed-hosts", lb], {
+      const p = start(process.execPath, [cli, "--http", "--port", String(port), "--allowed-hosts", lb], {
         ...clean,
         WEBDATA_REDIS_URL: redisUrl,
         WEBDATA_PUBLIC_URL: `http://${lb}`,
