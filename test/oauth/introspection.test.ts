@@ -4,10 +4,11 @@
  * arrive (beyond it: 503 temporarily_unavailable, never a call), and a token the endpoint calls
  * something other than an access token is refused.
  */
+
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { describe, expect, it } from "vitest";
 import { Introspector } from "../../src/server/http/oauth/introspection.js";
 import type { OAuthSettings } from "../../src/server/http/oauth/settings.js";
-import { TokenError } from "../../src/server/http/oauth/token-error.js";
 
 const RESOURCE = "https://mcp.example.com/mcp";
 const settings = {
@@ -40,7 +41,7 @@ describe("Introspector", () => {
     const { calls, fetchImpl } = endpoint(() => ({ active: false }));
     const introspector = new Introspector(settings, RESOURCE, fetchImpl);
     for (let i = 0; i < 5; i++)
-      await expect(introspector.check("opaque-bad")).rejects.toBeInstanceOf(TokenError);
+      await expect(introspector.check("opaque-bad")).rejects.toBeInstanceOf(OAuthError);
     expect(calls).toEqual(["opaque-bad"]);
   });
 
@@ -48,13 +49,13 @@ describe("Introspector", () => {
     const { calls, fetchImpl } = endpoint(() => active());
     const introspector = new Introspector(settings, RESOURCE, fetchImpl, { now: () => 1_000_000 });
     const outcomes = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => introspector.check(`opaque-${i}`).catch((e: TokenError) => e)),
+      Array.from({ length: 200 }, (_, i) => introspector.check(`opaque-${i}`).catch((e: OAuthError) => e)),
     );
-    const refused = outcomes.filter((o) => o instanceof TokenError) as TokenError[];
+    const refused = outcomes.filter((o) => o instanceof OAuthError) as OAuthError[];
     expect(calls.length).toBeLessThan(200);
     expect(calls.length).toBeGreaterThan(0);
     expect(refused.length).toBe(200 - calls.length);
-    for (const r of refused) expect(r.code).toBe("temporarily_unavailable");
+    for (const r of refused) expect(r.errorCode).toBe("temporarily_unavailable");
   });
 
   it("refuses a token the endpoint says is not an access token", async () => {
@@ -62,7 +63,7 @@ describe("Introspector", () => {
     const refused = await new Introspector(settings, RESOURCE, fetchImpl)
       .check("opaque-refresh")
       .catch((e) => e);
-    expect(refused).toBeInstanceOf(TokenError);
+    expect(refused).toBeInstanceOf(OAuthError);
     expect((refused as Error).message).toMatch(/access token/);
     const { fetchImpl: bearer } = endpoint(() => active({ token_type: "Bearer" }));
     await expect(new Introspector(settings, RESOURCE, bearer).check("opaque-ok")).resolves.toMatchObject({

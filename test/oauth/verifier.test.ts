@@ -13,7 +13,8 @@ import { readOAuthSettings } from "../../src/server/http/oauth/settings.js";
 const oauthVariables = (env: NodeJS.ProcessEnv) =>
   loadConfig(env, { sandbox: true, http: true }).http?.oauth ?? {};
 
-import { TokenError } from "../../src/server/http/oauth/token-error.js";
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { statusOf } from "../../src/server/http/oauth/token-error.js";
 import { createTokenVerifier } from "../../src/server/http/oauth/verifier.js";
 import { closedPort, type FakeServer, json, startFakeServer } from "../helpers/fake-upstream.js";
 
@@ -74,7 +75,7 @@ describe("token verifier", () => {
     expect(hits).toEqual({ discovery: 1, jwks: 2 });
 
     const stale = verifier.verifyAccessToken(await sign(first));
-    await expect(stale).rejects.toBeInstanceOf(TokenError);
+    await expect(stale).rejects.toBeInstanceOf(OAuthError);
     await expect(stale).rejects.toThrow(/key the issuer does not publish/);
   });
 
@@ -112,7 +113,7 @@ describe("token type", () => {
     await expect(verifier.verifyAccessToken(await sign(k, {}, "application/at+jwt"))).resolves.toBeDefined();
     for (const typ of ["JWT", ""]) {
       const refused = await verifier.verifyAccessToken(await sign(k, {}, typ)).catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(TokenError);
+      expect(refused).toBeInstanceOf(OAuthError);
       expect((refused as Error).message).toMatch(/at\+jwt/);
     }
   });
@@ -202,8 +203,9 @@ describe("an issuer that does not answer", () => {
     try {
       const jwt = await signedBy(brokenIssuer);
       const verifier = createTokenVerifier({ issuer: brokenIssuer, scopes: [] }, RESOURCE);
-      const failed = verifier.verifyAccessToken(jwt);
-      await expect(failed).rejects.toMatchObject({ code: "temporarily_unavailable", status: 503 });
+      const failed = await verifier.verifyAccessToken(jwt).catch((error: OAuthError) => error);
+      expect(failed).toMatchObject({ errorCode: "temporarily_unavailable" });
+      expect(statusOf(failed as OAuthError)).toBe(503);
     } finally {
       await broken.close();
     }

@@ -8,9 +8,10 @@
  * (e.g. a refresh token) is refused.
  */
 import { createHash } from "node:crypto";
+import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthSettings } from "./settings.js";
-import { audienceMatches, requireScopes, scopesOf, TokenError, unavailable } from "./token-error.js";
+import { audienceMatches, requireScopes, scopesOf, unavailable } from "./token-error.js";
 
 const CACHE_MS = 60_000;
 const CACHE_MAX = 10_000;
@@ -18,7 +19,7 @@ const RATE_PER_S = 20;
 const BURST = 40;
 const ACCESS_TOKEN_TYPES = new Set(["bearer", "access_token", "dpop", "n_a"]);
 
-type Entry = { info: AuthInfo; until: number } | { refused: TokenError; until: number };
+type Entry = { info: AuthInfo; until: number } | { refused: InvalidTokenError; until: number };
 
 export interface IntrospectorOptions {
   now?: () => number;
@@ -54,8 +55,7 @@ export class Introspector {
     try {
       info = await this.#ask(token);
     } catch (error) {
-      if (error instanceof TokenError && error.code === "invalid_token")
-        this.#remember(key, { refused: error, until: now + CACHE_MS });
+      if (error instanceof InvalidTokenError) this.#remember(key, { refused: error, until: now + CACHE_MS });
       throw error;
     }
     this.#remember(key, {
@@ -106,29 +106,24 @@ export class Introspector {
     } catch (error) {
       throw unavailable(error);
     }
-    if (claims.active !== true) throw new TokenError("invalid_token", "the token is not active");
+    if (claims.active !== true) throw new InvalidTokenError("the token is not active");
     const type = typeof claims.token_type === "string" ? claims.token_type.toLowerCase() : undefined;
     if (type !== undefined && !ACCESS_TOKEN_TYPES.has(type)) {
-      throw new TokenError(
-        "invalid_token",
+      throw new InvalidTokenError(
         `the token is not an access token (its token_type is ${claims.token_type})`,
       );
     }
     if (typeof claims.iss === "string" && claims.iss.replace(/\/+$/, "") !== issuer.replace(/\/+$/, "")) {
-      throw new TokenError("invalid_token", `the token was issued by another issuer (expected ${issuer})`);
+      throw new InvalidTokenError(`the token was issued by another issuer (expected ${issuer})`);
     }
     if (!audienceMatches(claims.aud, this.resource)) {
-      throw new TokenError(
-        "invalid_token",
+      throw new InvalidTokenError(
         `the token is not for this resource (its audience must be ${this.resource})`,
       );
     }
     const exp = typeof claims.exp === "number" ? claims.exp : undefined;
     if (exp === undefined || exp * 1000 <= Date.now()) {
-      throw new TokenError(
-        "invalid_token",
-        exp === undefined ? "the token has no expiry" : "the token has expired",
-      );
+      throw new InvalidTokenError(exp === undefined ? "the token has no expiry" : "the token has expired");
     }
     return {
       token,

@@ -4,9 +4,15 @@
  * `authenticate()` turning an `Authorization` header into the SDK's `AuthInfo` or a refusal with
  * its `WWW-Authenticate` challenge (RFC 6750 §3). Transport-agnostic: no HTTP server in here.
  */
+
+import {
+  InvalidTokenError,
+  OAuthError,
+  TemporarilyUnavailableError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthSettings } from "./settings.js";
-import { TokenError } from "./token-error.js";
+import { statusOf } from "./token-error.js";
 import { createTokenVerifier, type TokenVerifier, type VerifierOptions } from "./verifier.js";
 
 export const PRM_PATH = "/.well-known/oauth-protected-resource";
@@ -29,6 +35,14 @@ export interface ResourceServer {
   authenticate(authorization: string | undefined): Promise<AuthOutcome>;
 }
 
+const NO_TOKEN = "this endpoint needs an OAuth access token (Authorization: Bearer …)";
+
+/** The JSON body of a refusal: the error's RFC 6749 response object. */
+const body = (error: OAuthError) => {
+  const { error: code, error_description } = error.toResponseObject();
+  return { error: code, error_description: error_description ?? "" };
+};
+
 const quote = (value: string) => `"${value.replace(/["\\]/g, "\\$&")}"`;
 
 export function createResourceServer(
@@ -41,26 +55,17 @@ export function createResourceServer(
   const metadataUrl = `${new URL(base).origin}${suffixed}`;
   const verifier = options.verifier ?? createTokenVerifier(settings, resource, options);
 
-  const challenge = (error?: TokenError): OAuthRefusal => {
-    if (error?.code === "temporarily_unavailable") {
-      return {
-        status: 503,
-        headers: { "retry-after": "5" },
-        body: { error: error.code, error_description: error.message },
-      };
+  const challenge = (error?: OAuthError): OAuthRefusal => {
+    if (error instanceof TemporarilyUnavailableError) {
+      return { status: 503, headers: { "retry-after": "5" }, body: body(error) };
     }
     const params = [`resource_metadata=${quote(metadataUrl)}`];
-    const scopes = error?.scopes ?? settings.scopes;
-    if (scopes.length > 0) params.push(`scope=${quote(scopes.join(" "))}`);
-    if (error) params.push(`error=${quote(error.code)}`, `error_description=${quote(error.message)}`);
+    if (settings.scopes.length > 0) params.push(`scope=${quote(settings.scopes.join(" "))}`);
+    if (error) params.push(`error=${quote(error.errorCode)}`, `error_description=${quote(error.message)}`);
     return {
-      status: error?.status ?? 401,
+      status: error ? statusOf(error) : 401,
       headers: { "www-authenticate": `Bearer ${params.join(", ")}` },
-      body: {
-        error: error?.code ?? "invalid_token",
-        error_description:
-          error?.message ?? "this endpoint needs an OAuth access token (Authorization: Bearer …)",
-      },
+      body: body(error ?? new InvalidTokenError(NO_TOKEN)),
     };
   };
 
@@ -80,15 +85,13 @@ export function createResourceServer(
         // No credentials at all: the bare challenge (RFC 6750 §3.1: no error code).
         if (!authorization) return { refusal: challenge() };
         return {
-          refusal: challenge(
-            new TokenError("invalid_token", "the Authorization header must be 'Bearer <token>'"),
-          ),
+          refusal: challenge(new InvalidTokenError("the Authorization header must be 'Bearer <token>'")),
         };
       }
       try {
         return { authInfo: await verifier.verifyAccessToken(match[1] as string) };
       } catch (error) {
-        if (error instanceof TokenError) return { refusal: challenge(error) };
+        if (error instanceof OAuthError) return { refusal: challenge(error) };
         throw error;
       }
     },

@@ -1,29 +1,24 @@
 /**
- * Why a bearer token was refused, as RFC 6750 puts it (error code + status), or why it could not
- * be checked at all (`temporarily_unavailable`: the issuer's keys, discovery or introspection
- * endpoint did not answer; a 503, so that clients do not start a new authorization for nothing).
+ * Why a bearer token was refused, as the SDK's OAuth errors (RFC 6750 codes): `InvalidTokenError`
+ * (401), `InsufficientScopeError` (403), or `TemporarilyUnavailableError` when it could not be
+ * checked at all (the issuer's keys, discovery or introspection endpoint did not answer; a 503,
+ * so that clients do not start a new authorization for nothing).
  */
-export class TokenError extends Error {
-  override name = "TokenError";
-  constructor(
-    readonly code: "invalid_token" | "insufficient_scope" | "temporarily_unavailable",
-    message: string,
-    /** For `insufficient_scope`: the scopes the request needs. */
-    readonly scopes?: string[],
-  ) {
-    super(message);
-  }
+import {
+  InsufficientScopeError,
+  type OAuthError,
+  TemporarilyUnavailableError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 
-  get status(): 401 | 403 | 503 {
-    if (this.code === "temporarily_unavailable") return 503;
-    return this.code === "insufficient_scope" ? 403 : 401;
-  }
+/** The HTTP status of a refusal. */
+export function statusOf(error: OAuthError): 401 | 403 | 503 {
+  if (error instanceof TemporarilyUnavailableError) return 503;
+  return error instanceof InsufficientScopeError ? 403 : 401;
 }
 
 /** The issuer's side did not answer: a 503 saying so. */
-export function unavailable(error: unknown): TokenError {
-  return new TokenError(
-    "temporarily_unavailable",
+export function unavailable(error: unknown): TemporarilyUnavailableError {
+  return new TemporarilyUnavailableError(
     `the token cannot be checked now (${error instanceof Error ? error.message : String(error)}): try again shortly`,
   );
 }
@@ -40,10 +35,8 @@ export function scopesOf(claims: Record<string, unknown>): string[] {
 export function requireScopes(granted: string[], required: string[]): void {
   const missing = required.filter((s) => !granted.includes(s));
   if (missing.length > 0) {
-    throw new TokenError(
-      "insufficient_scope",
+    throw new InsufficientScopeError(
       `the token lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: ask the authorization server for ${required.join(" ")}`,
-      required,
     );
   }
 }

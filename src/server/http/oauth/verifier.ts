@@ -2,14 +2,16 @@
  * Access-token validation for the resource server: JWTs against the issuer's JWKS (found by
  * discovery, keys cached by `jose`, an unknown `kid` refetches the set so a rotation is picked
  * up without a restart), opaque tokens by introspection (RFC 7662) when configured. The result
- * is the SDK's `AuthInfo`; a refusal is a `TokenError`. Tokens are never logged or forwarded.
+ * is the SDK's `AuthInfo`; a refusal is one of the SDK's OAuth errors (`InvalidTokenError` …). Tokens are never logged or forwarded.
  */
+
+import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { createRemoteJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } from "jose";
 import { CachedDiscovery } from "./discovery.js";
 import { Introspector } from "./introspection.js";
 import type { OAuthSettings } from "./settings.js";
-import { requireScopes, scopesOf, TokenError, unavailable } from "./token-error.js";
+import { requireScopes, scopesOf, unavailable } from "./token-error.js";
 
 export interface VerifierOptions {
   /** Minimum time between two JWKS refetches for an unknown `kid` (jose's cooldown); default 30 s. */
@@ -62,10 +64,7 @@ export function createTokenVerifier(
       throw unavailable(error);
     }
     if (!metadata.jwks_uri) {
-      throw new TokenError(
-        "invalid_token",
-        "the authorization server publishes no jwks_uri: JWTs cannot be checked",
-      );
+      throw new InvalidTokenError("the authorization server publishes no jwks_uri: JWTs cannot be checked");
     }
     if (jwks?.uri !== metadata.jwks_uri) {
       jwks = {
@@ -84,13 +83,13 @@ export function createTokenVerifier(
     try {
       unverified = decodeJwt(token);
     } catch {
-      throw new TokenError("invalid_token", "the token is not a readable JWT");
+      throw new InvalidTokenError("the token is not a readable JWT");
     }
     const { issuer, set } = await keySet();
     // Checked before the signature so that another issuer's token gets a clear answer and
     // costs no JWKS fetch for its unknown key id.
     if (unverified.iss !== issuer) {
-      throw new TokenError("invalid_token", `the token was issued by another issuer (expected ${issuer})`);
+      throw new InvalidTokenError(`the token was issued by another issuer (expected ${issuer})`);
     }
     let payload: JWTPayload;
     try {
@@ -104,18 +103,17 @@ export function createTokenVerifier(
         typ: "at+jwt",
       }));
     } catch (error) {
-      if (error instanceof errors.JWTExpired) throw new TokenError("invalid_token", "the token has expired");
+      if (error instanceof errors.JWTExpired) throw new InvalidTokenError("the token has expired");
       if (error instanceof errors.JWTClaimValidationFailed && error.claim === "typ") {
-        throw new TokenError(
-          "invalid_token",
+        throw new InvalidTokenError(
           "the token is not an access token: its typ header must be at+jwt (RFC 9068); an ID token cannot call this server",
         );
       }
       if (error instanceof errors.JWTClaimValidationFailed) {
-        throw new TokenError("invalid_token", claimMessage(error, resource));
+        throw new InvalidTokenError(claimMessage(error, resource));
       }
       if (error instanceof errors.JWKSNoMatchingKey) {
-        throw new TokenError("invalid_token", "the token is signed with a key the issuer does not publish");
+        throw new InvalidTokenError("the token is signed with a key the issuer does not publish");
       }
       // The key set could not be fetched (timeout, not 200, not a key set): the issuer's problem.
       if (
@@ -126,7 +124,7 @@ export function createTokenVerifier(
       ) {
         throw unavailable(error);
       }
-      throw new TokenError("invalid_token", `the token's signature does not verify (${error.code})`);
+      throw new InvalidTokenError(`the token's signature does not verify (${error.code})`);
     }
     const scopes = scopesOf(payload);
     requireScopes(scopes, settings.scopes);
@@ -144,10 +142,7 @@ export function createTokenVerifier(
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       if (JWT_SHAPE.test(token)) return verifyJwt(token);
       if (introspector) return introspector.check(token);
-      throw new TokenError(
-        "invalid_token",
-        "the token is not a JWT and no introspection endpoint is configured",
-      );
+      throw new InvalidTokenError("the token is not a JWT and no introspection endpoint is configured");
     },
   };
 }
