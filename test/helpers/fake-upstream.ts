@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
 
 export interface SeenRequest {
   method: string;
@@ -93,3 +94,36 @@ export const TASK = {
   state: "pending",
   created_at: "2026-01-01T00:00:00.000Z",
 };
+
+/**
+ * Sends a recorded request on to `baseUrl` (the sandbox, say) and answers with its answer: an
+ * event stream is piped as it comes; a JSON body goes through `rewrite` first when one is given.
+ */
+export async function forward(
+  baseUrl: string,
+  req: SeenRequest,
+  res: ServerResponse,
+  rewrite?: (body: unknown) => unknown,
+): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const h of ["authorization", "content-type", "accept", "x-sandbox-dialect"]) {
+    const v = req.headers[h];
+    if (typeof v === "string") headers[h] = v;
+  }
+  const answer = await fetch(`${baseUrl}${req.url}`, {
+    method: req.method,
+    headers,
+    body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
+  });
+  const type = answer.headers.get("content-type") ?? "";
+  if (type.includes("event-stream") && answer.body) {
+    res.writeHead(answer.status, { "content-type": type });
+    Readable.fromWeb(answer.body as never).pipe(res);
+    return;
+  }
+  const bytes = Buffer.from(await answer.arrayBuffer());
+  if (rewrite && type.includes("json"))
+    return json(res, answer.status, rewrite(JSON.parse(bytes.toString("utf8"))));
+  res.writeHead(answer.status, { "content-type": type });
+  res.end(bytes);
+}

@@ -10,18 +10,16 @@
  * it is an error, an error that says what to do (and carries the service's message), no secret,
  * and the next call is served. PROPERTY_SCALE=N draws N times as many cases.
  */
-import { Readable } from "node:stream";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
 import { loadConfig } from "../../src/config.js";
-import type { Sandbox } from "../../src/sandbox/types.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
 import { toolRoutes } from "../../src/tools/routes-by-tool.js";
 import { ManualClock } from "../helpers/clock.js";
-import { type FakeServer, json, type SeenRequest, startFakeServer } from "../helpers/fake-upstream.js";
+import { type FakeServer, forward, json, startFakeServer } from "../helpers/fake-upstream.js";
 import { type InProcessServer, startInProcessServer } from "../helpers/in-process.js";
 import { useSandbox } from "../helpers/sandbox.js";
 import { type Damage, damaged, fullDamageArb, stringPaths } from "../helpers/shape-mutation.js";
@@ -66,33 +64,6 @@ function errorBody(plan: Extract<Plan, { kind: "error" }>) {
     : { success: "false", task_id: "t-property", message: said };
 }
 
-/** Forwards a request to the sandbox and answers with its answer, damaged as `damage` says. */
-async function forward(sandbox: Sandbox, req: SeenRequest, res: Parameters<typeof json>[0], damage?: Damage) {
-  const headers: Record<string, string> = {};
-  for (const h of ["authorization", "content-type", "accept", "x-sandbox-dialect"]) {
-    const v = req.headers[h];
-    if (typeof v === "string") headers[h] = v;
-  }
-  const answer = await fetch(`${sandbox.url}${req.url}`, {
-    method: req.method,
-    headers,
-    body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
-  });
-  const type = answer.headers.get("content-type") ?? "";
-  if (type.includes("event-stream") && answer.body) {
-    res.writeHead(answer.status, { "content-type": type });
-    Readable.fromWeb(answer.body as never).pipe(res);
-    return;
-  }
-  const bytes = Buffer.from(await answer.arrayBuffer());
-  if (damage && type.includes("json")) {
-    const body = JSON.parse(bytes.toString("utf8"));
-    return json(res, answer.status, damaged({ body, needed: [], enums: stringPaths(body) }, damage));
-  }
-  res.writeHead(answer.status, { "content-type": type });
-  res.end(bytes);
-}
-
 const sandbox = useSandbox({ key: KEY, rateLimit: 1_000_000, taskLatencyMs: 0, crawlPageMs: 0 });
 let upstream: FakeServer;
 const servers = new Map<1 | 2, { server: InProcessServer; tools: Tool[] }>();
@@ -107,7 +78,12 @@ beforeAll(async () => {
       return json(res, plan.status, errorBody(plan), plan.status === 429 ? { "retry-after": "1" } : {});
     }
     const damage = plan?.kind === "damage" && (plan.every || i === plan.at) ? plan.damage : undefined;
-    await forward(sandbox, req, res, damage);
+    await forward(
+      sandbox.url,
+      req,
+      res,
+      damage && ((body) => damaged({ body, needed: [], enums: stringPaths(body) }, damage)),
+    );
   });
   for (const generation of [1, 2] as const) {
     const config = loadConfig({
