@@ -21,6 +21,10 @@ export class ProgressTracker {
       // Halve the gap to the next whole unit above the last value: increasing, never reaching it.
       const ceiling = Math.floor(this.#last) + 1;
       value = this.#last + (ceiling - this.#last) / 2;
+      // Past 2^52 (a count read off an event, say) half a unit is below a double's precision: the
+      // smallest step that still is one.
+      if (!(value > this.#last))
+        value = this.#last + Math.max(Math.abs(this.#last) * Number.EPSILON, Number.MIN_VALUE);
     }
     this.#last = value;
     return knownTotal === undefined

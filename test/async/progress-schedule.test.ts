@@ -9,6 +9,14 @@ describe("ProgressTracker", () => {
     for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]);
   });
 
+  it("stays strictly increasing past 2^52, where half a unit is below a double's precision", () => {
+    const tracker = new ProgressTracker();
+    const values = [4596293154360416, 4596293154360417, 3, 2 ** 60, 0].map(
+      (n, i) => tracker.next(n, i === 2 ? 1 : undefined, "m").progress,
+    );
+    for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]);
+  });
+
   it("stays below the total until the final report, which is the total", () => {
     const tracker = new ProgressTracker();
     expect(tracker.next(10, 10, "m").progress).toBeLessThan(10);
