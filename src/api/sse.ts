@@ -59,9 +59,11 @@ export async function* streamEvents(
     throw new ApiError({ code, status: res.statusCode, message: `${label} answered ${res.statusCode}` });
   }
   let buffer = "";
+  // A character's bytes may be split between chunks: the decoder keeps a partial one for the next.
+  const decoder = new TextDecoder("utf-8");
   try {
     for await (const chunk of res.body) {
-      buffer += chunk.toString("utf8");
+      buffer += decoder.decode(chunk, { stream: true });
       for (let end = buffer.search(/\r?\n\r?\n/); end >= 0; end = buffer.search(/\r?\n\r?\n/)) {
         const message = parseMessage(buffer.slice(0, end));
         buffer = buffer.slice(buffer.slice(end).match(/^\r?\n\r?\n/)![0].length + end);
