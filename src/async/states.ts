@@ -40,9 +40,13 @@ const PHASES: ReadonlyMap<string, Phase> = new Map([
 const warned = new Set<string>();
 let warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`);
 
-/** Where the one-time "unknown state" notes go (stderr by default; never stdout). */
+/**
+ * Where the one-time "unknown state" notes go (stderr by default; never stdout). A new sink has
+ * seen no note yet: the words noted so far (at most 100 are) are forgotten.
+ */
 export function setUnknownStateLogger(sink: (message: string) => void): void {
   warn = sink;
+  warned.clear();
 }
 
 /** The phase of a state word; `undefined`/`null` (not reported yet) and unknown words are running. */
