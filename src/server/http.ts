@@ -21,6 +21,7 @@ import type { FairShareLimits } from "./fair-share.js";
 import { ApiServers } from "./http/api-servers.js";
 import { buildApp, type HttpApp, MCP_PATH } from "./http/app.js";
 import { type Authenticator, oauthAuthenticate, staticTokenAuthenticator } from "./http/auth.js";
+import { requireBearer } from "./http/bearer.js";
 import { CallbackRegistry } from "./http/callbacks.js";
 import { CallRegistry } from "./http/calls.js";
 import { type AllowList, buildAllowList, canonicalHost, isLoopbackHost } from "./http/guard.js";
@@ -135,15 +136,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     if (options.authenticate) return options.authenticate(request);
     return late.oauth ? oauthAuthenticate(late.oauth, request) : staticAuth(request);
   };
+  const open = !options.authenticate && !options.oauth && !token;
   const app = buildApp({
     allow: () => late.allow,
     authenticate,
+    open,
     mcp: parts.mcp,
     callbacks: () => late.callbacks,
     health: () => health(state, parts, late),
     extraRoutes: (app) => {
       oauthMetadataRoute(app, () => late.oauth);
-      if (options.metricsPort === undefined) metricsRoutes(app, authenticate, options.telemetry?.scrape);
+      if (options.metricsPort === undefined)
+        metricsRoutes(app, requireBearer(authenticate, open), options.telemetry?.scrape);
       options.extraRoutes?.(app);
     },
     log,

@@ -1,15 +1,16 @@
 /**
  * The HTTP routes, on hono: Host/Origin guard (DNS-rebinding protection) on every path, CORS,
- * `GET /healthz`, the MCP endpoint behind a body limit and the `Authenticator` (which yields the
- * SDK's `AuthInfo`), the webhook receiver, and `extraRoutes` for modules plugged in beside them
+ * `GET /healthz`, the MCP endpoint behind a body limit and hono's `bearerAuth` over the
+ * `Authenticator` (`./bearer.ts`: it yields the SDK's `AuthInfo`), the webhook receiver, and `extraRoutes` for modules plugged in beside them
  * (e.g. `/metrics`). Only the product's own logic lives here; routing, CORS and body limits are
  * hono's, the MCP protocol is the SDK transport's.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
 import type { Authenticator } from "./auth.js";
+import { type HttpEnv, requireBearer } from "./bearer.js";
 import type { CallbackRegistry } from "./callbacks.js";
 import { CALLBACK_PATH, CALLBACK_SECRET_HEADER } from "./callbacks.js";
 import { type AllowList, checkHostAndOrigin } from "./guard.js";
@@ -21,12 +22,14 @@ export const MCP_PATH = "/mcp";
 export const MAX_BODY = 4 * 1024 * 1024;
 const MAX_CALLBACK_BODY = 256 * 1024;
 
-export type HttpEnv = { Variables: { auth?: AuthInfo } };
+export type { HttpEnv } from "./bearer.js";
 export type HttpApp = Hono<HttpEnv>;
 
 export interface AppDeps {
   allow(): AllowList;
   authenticate: Authenticator;
+  /** No credential is asked at all (no token, no OAuth, no authenticator given): /mcp is open. */
+  open: boolean;
   mcp: McpEndpoint;
   callbacks(): CallbackRegistry | undefined;
   health(): Promise<{ status: number; body: Record<string, unknown> }>;
@@ -38,6 +41,8 @@ export interface AppDeps {
 export function buildApp(deps: AppDeps): HttpApp {
   const app = new Hono<HttpEnv>();
   app.onError((error) => {
+    // A refusal (hono's bearerAuth, `./bearer.ts`) carries its own response.
+    if (error instanceof HTTPException) return error.getResponse();
     if (isRedisFailure(error)) {
       deps.log(`shared state unavailable: ${error.message}`);
       return rpcError(503, REDIS_UNAVAILABLE, { headers: { "retry-after": "1" } });
@@ -91,16 +96,7 @@ export function buildApp(deps: AppDeps): HttpApp {
         }),
     }),
   );
-  app.use(MCP_PATH, async (c, next) => {
-    const outcome = await deps.authenticate(c.req.raw);
-    if (!outcome.ok) {
-      return outcome.body === undefined
-        ? rpcError(outcome.status, outcome.message, { headers: outcome.headers })
-        : json(outcome.status, outcome.body, outcome.headers);
-    }
-    c.set("auth", outcome.auth);
-    await next();
-  });
+  app.use(MCP_PATH, requireBearer(deps.authenticate, deps.open));
   app.all(MCP_PATH, (c) => deps.mcp.handle(c.req.raw, c.get("auth")));
 
   app.use(

@@ -10,20 +10,22 @@ import {
   type ServerResponse,
 } from "node:http";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import type { MiddlewareHandler } from "hono";
 import type { Telemetry } from "../../telemetry/index.js";
 import type { HttpApp } from "./app.js";
-import type { Authenticator } from "./auth.js";
-import { rpcError } from "./respond.js";
+import type { HttpEnv } from "./bearer.js";
 
 type Scrape = NonNullable<Telemetry["scrape"]>;
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
 
-/** `GET /metrics` beside `/mcp`, with the same authorization. */
-export function metricsRoutes(app: HttpApp, authenticate: Authenticator, scrape: Scrape | undefined): void {
+/** `GET /metrics` beside `/mcp`, behind the same bearer check (`requireBearer`). */
+export function metricsRoutes(
+  app: HttpApp,
+  bearer: MiddlewareHandler<HttpEnv>,
+  scrape: Scrape | undefined,
+): void {
   if (!scrape) return;
-  app.get("/metrics", async (c) => {
-    const outcome = await authenticate(c.req.raw);
-    if (!outcome.ok) return rpcError(outcome.status, outcome.message, { headers: outcome.headers });
+  app.get("/metrics", bearer, (c) => {
     const { incoming, outgoing } = c.env as unknown as NodeBindings;
     scrape(incoming, outgoing);
     return RESPONSE_ALREADY_SENT;
