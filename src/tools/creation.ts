@@ -7,15 +7,25 @@ import { ApiError } from "../api/errors.js";
 import { ToolError } from "./errors.js";
 import type { ToolServices } from "./tool.js";
 
-/** Runs the one creating request; a failure that may have created the thing says what to check. */
-export async function createOnce<T>(what: string, check: string, send: () => Promise<T>): Promise<T> {
+/**
+ * Runs the one creating request; a failure that may have created the thing says how to settle
+ * it: `check` is the call (or the listing) that shows it, `id` the id it would be found under
+ * when one is known (an agent's run, a job's run), also given as `id` in the error's `_meta`.
+ */
+export async function createOnce<T>(
+  what: string,
+  check: string,
+  send: () => Promise<T>,
+  id?: string,
+): Promise<T> {
   try {
     return await send();
   } catch (error) {
     if (error instanceof ApiError && error.maybeAccepted) {
       throw new ToolError(
         error.code,
-        `The ${what} may have been created (and billed) before this failure: ${error.message} It was not sent again. Check ${check} before creating it again.`,
+        `The ${what} may have been created (and billed) before this failure: ${error.message} It was not sent again. Before creating it again, check with ${check}.`,
+        id === undefined ? {} : { id },
       );
     }
     throw error;

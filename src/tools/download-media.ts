@@ -4,6 +4,7 @@
  * `max_bytes`, as text when it is text, else as its download link with type and size.
  */
 import { z } from "zod";
+import { createOnce } from "./creation.js";
 import { ToolError } from "./errors.js";
 import { urlArg } from "./extract-page.js";
 import { mediaUri } from "./resources.js";
@@ -48,7 +49,13 @@ export const downloadMedia = defineTool({
   readOnly: true,
   async handler(args, ctx) {
     const { max_bytes, ...body } = args;
-    const { task_id } = await ctx.client.mediaAsync(body, { signal: ctx.signal });
+    // The download task is a submission like any async task: sent once (the spec says nothing of
+    // billing for media; the client never re-sends a submission that may have been accepted).
+    const { task_id } = await createOnce(
+      "media download task",
+      "get_task {} (recent tasks, newest first)",
+      () => ctx.client.mediaAsync(body, { signal: ctx.signal }),
+    );
     const outcome = await ctx.wait({ kind: "task", id: task_id });
     if (outcome.status === "pending") return pendingResult(outcome);
     if (outcome.status === "failed")

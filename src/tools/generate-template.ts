@@ -91,7 +91,7 @@ export const generateTemplate = defineTool({
     let id = args.generation_id;
     if (!id) {
       const body = requestBody(args);
-      const created = await createOnce("template generation", "list_agents for the template's name", () =>
+      const created = await createOnce("template generation", generationCheck(args), () =>
         ctx.client.createGeneration(body, { signal: ctx.signal }),
       );
       id = created.id;
@@ -142,4 +142,12 @@ function requestBody(args: {
     });
   const { from_extract_template: _f, ...body } = args;
   return body;
+}
+
+/** What settles a generation in doubt (the service has no listing of generations). */
+function generationCheck(args: { name?: string; url?: string; from_extract_template?: string }): string {
+  if (args.from_extract_template)
+    return `list_agents {"name":"${args.from_extract_template}"} (a new version of that template)`;
+  if (args.name) return `list_agents {"name":"${args.name}"} (the template it makes)`;
+  return `list_agents {"privacy":"private"} (the account's own templates: a new one for ${args.url})`;
 }

@@ -67,7 +67,7 @@ export const manageJob = defineTool({
           ["name, extract_template_name: both needed to create a job"].join(" "),
         );
       // The client takes the generation-1 name (agent_name); generation 2 sends extract_template_name.
-      const job = await createOnce("job", "job_runs {} (the job list)", () =>
+      const job = await createOnce("job", `job_runs {} (the job list: a job named "${name}")`, () =>
         ctx.client.createJob({ name, agent_name: extract_template_name, ...fields }, opts),
       );
       return { structured: { action, job_id: job.id }, text: `Job ${job.id} (${name}) created.` };
@@ -81,8 +81,11 @@ export const manageJob = defineTool({
       await ctx.client.deleteJob(job_id, opts);
       return { structured: { action, job_id }, text: `Job ${job_id} deleted.` };
     }
-    const run = await createOnce("job run", `job_runs {"job_id":"${job_id}"}`, () =>
-      ctx.client.triggerJob(job_id, opts),
+    const run = await createOnce(
+      "job run",
+      `job_runs {"job_id":"${job_id}"} (its runs, newest first)`,
+      () => ctx.client.triggerJob(job_id, opts),
+      job_id,
     );
     return {
       structured: { action, job_id, run_id: run.id, status: run.status },

@@ -50,8 +50,10 @@ export const manageResearchAgent = defineTool({
     if (action === "create") {
       // The client takes the generation-1 name (domain_expertise); generation 2 sends skill.
       const body = { ...fields, ...(skill ? { domain_expertise: skill } : {}) };
-      const agent = await createOnce("research agent", "list_research_agents", () =>
-        ctx.client.createResearchAgent(body, opts),
+      const agent = await createOnce(
+        "research agent",
+        "list_research_agents {} (a new agent at the top)",
+        () => ctx.client.createResearchAgent(body, opts),
       );
       return {
         structured: { action, agent_id: agent.id },

@@ -59,9 +59,11 @@ async function start(args: Args, ctx: ToolContext): Promise<ResearchRun> {
     ...(args.effort ? { effort: args.effort } : {}),
     ...(args.output_schema ? { output_schema: args.output_schema } : {}),
   };
-  const check = "list_research_agents (the agent's runs)";
+  // No tool lists an agent's runs: the check names the agent whose run list settles it.
+  const check = (agent: string) =>
+    `the run list of research agent ${agent} (GET …/agents/${agent}/runs; the agent: list_research_agents {"agent_id":"${agent}"})`;
   const newAgent = (template?: string) =>
-    createOnce("research agent", "list_research_agents", () =>
+    createOnce("research agent", "list_research_agents {} (a new agent at the top)", () =>
       ctx.client.createResearchAgent(template ? { template } : {}, { signal: ctx.signal }),
     );
   let agentId = args.agent_id;
@@ -71,12 +73,17 @@ async function start(args: Args, ctx: ToolContext): Promise<ResearchRun> {
     agentId = (await newAgent()).id;
   const id = agentId;
   if (id)
-    return createOnce("research run", check, () =>
-      ctx.client.startResearchRun(id, body, { signal: ctx.signal }),
+    return createOnce(
+      "research run",
+      check(id),
+      () => ctx.client.startResearchRun(id, body, { signal: ctx.signal }),
+      id,
     );
   try {
-    return await createOnce("research run", check, () =>
-      ctx.client.startOneShotResearch(body, { signal: ctx.signal }),
+    return await createOnce(
+      "research run",
+      "list_research_agents {} (the one-shot run makes a new agent, at the top, whose runs hold it)",
+      () => ctx.client.startOneShotResearch(body, { signal: ctx.signal }),
     );
   } catch (error) {
     // A service without generation 2 has no one-shot route (404/405: nothing was created).
@@ -84,8 +91,11 @@ async function start(args: Args, ctx: ToolContext): Promise<ResearchRun> {
     if (!missing || ctx.config.apiGeneration === 2) throw error;
   }
   const created = (await newAgent()).id;
-  return createOnce("research run", check, () =>
-    ctx.client.startResearchRun(created, body, { signal: ctx.signal }),
+  return createOnce(
+    "research run",
+    check(created),
+    () => ctx.client.startResearchRun(created, body, { signal: ctx.signal }),
+    created,
   );
 }
 
