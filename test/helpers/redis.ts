@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startRedisServer } from "../../scripts/fleet.mjs";
+import { useStarted } from "./read-through.js";
 
 export interface TestRedis {
   url: string;
@@ -26,4 +27,9 @@ export async function startRedis(): Promise<TestRedis> {
       removeDir();
     },
   };
+}
+
+/** A Redis of the file's own from `beforeAll` to `afterAll`; the handle reads through to it. */
+export function useRedis(): TestRedis {
+  return useStarted("the Redis server", startRedis, (redis) => redis.stop());
 }

@@ -7,35 +7,20 @@
  * so the check holds however busy the machine is.
  */
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { startRedis, type TestRedis } from "../helpers/redis.js";
-import { connect, INITIALIZE, raw, sandboxConfig } from "./helpers.js";
+import { describe, expect, it, vi } from "vitest";
+import type { HttpServer } from "../../src/server/http.js";
+import { useHttpServerOn } from "../helpers/http-server.js";
+import { useRedis } from "../helpers/redis.js";
+import { useSandbox } from "../helpers/sandbox.js";
+import { connect, INITIALIZE, raw } from "./helpers.js";
 
 const KEY = "wdk_cancelQZXJVKWPRT";
-let sandbox: Sandbox;
-let http: HttpServer;
-let redis: TestRedis;
-let replicaA: HttpServer;
-let replicaB: HttpServer;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ taskLatencyMs: 120_000 });
-  http = await startHttpServer({ config: sandboxConfig(sandbox, KEY), port: 0, log: () => {} });
-  redis = await startRedis();
-  const fleet = { config: sandboxConfig(sandbox, KEY), port: 0, redisUrl: redis.url, log: () => {} };
-  replicaA = await startHttpServer(fleet);
-  replicaB = await startHttpServer(fleet);
-});
-
-afterAll(async () => {
-  await http?.shutdown(0);
-  await replicaA?.shutdown(0);
-  await replicaB?.shutdown(0);
-  await redis?.stop();
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ taskLatencyMs: 120_000 });
+const redis = useRedis();
+const http = useHttpServerOn(sandbox, KEY);
+const fleet = () => ({ server: { redisUrl: redis.url } });
+const replicaA = useHttpServerOn(sandbox, KEY, fleet);
+const replicaB = useHttpServerOn(sandbox, KEY, fleet);
 
 const health = async (server: HttpServer) =>
   (await raw(server.url.replace(/\/mcp$/, "/healthz"))).json() as {

@@ -4,34 +4,19 @@
  * global one, idle expiry that counts requests, bounded per-key clients (and so limiters), the
  * 413 code, and a full IPv6 loopback Host.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { limiterCount, MAX_LIMITERS, sharedLimiter } from "../../src/api/rate-limiter.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { connect, INITIALIZE, raw, sandboxConfig } from "./helpers.js";
+import { useHttpServerOn } from "../helpers/http-server.js";
+import { useSandbox } from "../helpers/sandbox.js";
+import { connect, INITIALIZE, raw } from "./helpers.js";
 
 const KEY = "wdk_hardenQZXJVKWPRT";
 const OTHER = "wdk_otherHGZXQRTMNPK";
-let sandbox: Sandbox;
-let http: HttpServer;
 let clock = Date.now();
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  http = await startHttpServer({
-    config: sandboxConfig(sandbox, KEY),
-    port: 0,
-    maxSessions: 6,
-    maxSessionsPerPrincipal: 3,
-    maxClients: 4,
-    now: () => clock,
-    log: () => {},
-  });
-});
-
-afterAll(async () => {
-  await http?.shutdown(0);
-  await sandbox?.close();
+const sandbox = useSandbox();
+const http = useHttpServerOn(sandbox, KEY, {
+  server: { maxSessions: 6, maxSessionsPerPrincipal: 3, maxClients: 4, now: () => clock },
 });
 
 const ping = (sessionId: string, headers: Record<string, string> = {}) =>

@@ -5,14 +5,14 @@
  * session whose stream another replica holds (which refreshes its own list first).
  */
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { afterAll, describe, expect, it } from "vitest";
+import type { HttpServer } from "../../src/server/http.js";
 import { detail, prop } from "../agents/fixtures.js";
-import { useHttpServer } from "../helpers/http-server.js";
+import { startHttpServerOn, useHttpServer } from "../helpers/http-server.js";
 import { until } from "../helpers/mcp.js";
-import { startRedis, type TestRedis } from "../helpers/redis.js";
-import { type Connected, connect, sandboxConfig } from "./helpers.js";
+import { useRedis } from "../helpers/redis.js";
+import { useSandbox } from "../helpers/sandbox.js";
+import { type Connected, connect } from "./helpers.js";
 
 const KEY = "list-changed-key";
 const NEW_AGENT = "brand_new_agent";
@@ -84,31 +84,19 @@ describe("tools/list_changed on one replica", () => {
 });
 
 describe("tools/list_changed across two replicas sharing Redis", () => {
-  let redis: TestRedis;
-  let sandbox: Sandbox;
+  const redis = useRedis();
+  const sandbox = useSandbox({ key: KEY });
   const replicas: HttpServer[] = [];
   const start = (refreshMs: number) =>
-    startHttpServer({
-      config: sandboxConfig(sandbox, KEY, {
-        WEBDATA_AGENT_TOOLS: AGENT_TOOLS,
-        WEBDATA_CATALOG_REFRESH_MS: String(refreshMs),
-      }),
-      port: 0,
-      redisUrl: redis.url,
-      log: () => {},
+    startHttpServerOn(sandbox, KEY, {
+      env: { WEBDATA_AGENT_TOOLS: AGENT_TOOLS, WEBDATA_CATALOG_REFRESH_MS: String(refreshMs) },
+      server: { redisUrl: redis.url },
     }).then((http) => {
       replicas.push(http);
       return http;
     });
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    sandbox = await startSandbox({ key: KEY });
-  });
   afterAll(async () => {
     for (const http of replicas.splice(0)) await http.shutdown(0);
-    await sandbox?.close();
-    await redis?.stop();
   });
 
   it("a change replica A sees reaches a session on replica B, whose own list follows", async () => {

@@ -3,67 +3,25 @@
  * rate limit's `wd:rl:*` is named by the keyed hash principals are made with), and a webhook
  * registration (`wd:cb:*`) holds neither its token nor its secret in clear.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { freePort } from "../fleet/harness.js";
-import { until } from "../helpers/mcp.js";
-import { connect, sandboxConfig, textOf } from "./helpers.js";
+import { expect, it } from "vitest";
+import { useHttpServer } from "../helpers/http-server.js";
+import { connect, textOf } from "./helpers.js";
 
 const KEY = "wdk_saltQZXJVKWPRTMNH";
 const sha256 = (s: string, encoding: "hex" | "base64url") => createHash("sha256").update(s).digest(encoding);
 
-let redisProcess: ChildProcess;
-let redisUrl: string;
-let dir: string;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "webdata-keynames-"));
-  const port = await freePort();
-  redisProcess = spawn(
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--dir", dir],
-    { stdio: "ignore" },
-  );
-  redisUrl = `redis://127.0.0.1:${port}`;
-  const probe = new Redis(redisUrl, {
-    lazyConnect: true,
-    retryStrategy: () => 50,
-    maxRetriesPerRequest: null,
-  });
-  probe.on("error", () => {});
-  await until(
-    () => probe.ping().catch(() => ""),
-    (pong) => pong === "PONG",
-  );
-  probe.disconnect();
-  sandbox = await startSandbox({ taskLatencyMs: 100 });
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  redisProcess?.kill();
-  rmSync(dir, { recursive: true, force: true });
+const fx = useHttpServer(KEY, {
+  sandbox: { taskLatencyMs: 100 },
+  redis: true,
+  server: { publicUrl: (port) => `http://127.0.0.1:${port}` },
 });
 
 it("names no key by a plain hash of the API key and keeps no webhook token or secret in clear", async () => {
-  let http: HttpServer | undefined;
-  const redis = new Redis(redisUrl);
+  const { sandbox, http } = fx;
+  const redis = new Redis(fx.redis.url);
   try {
-    http = await startHttpServer({
-      config: sandboxConfig(sandbox, KEY),
-      port: 0,
-      redisUrl,
-      publicUrl: (port) => `http://127.0.0.1:${port}`,
-      log: () => {},
-    });
     const connected = await connect(http.url, { "x-webdata-api-key": KEY });
     for (const [name, args] of [
       ["extract_page", { url: `${sandbox.siteUrl}/`, render: true }],
@@ -91,7 +49,6 @@ it("names no key by a plain hash of the API key and keeps no webhook token or se
     const stored = JSON.stringify([registrations, await redis.mget(...registrations)]);
     for (const clear of [...tokens, ...secrets]) expect(stored).not.toContain(clear);
   } finally {
-    await http?.shutdown(0);
     redis.disconnect();
   }
 });

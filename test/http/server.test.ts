@@ -3,31 +3,20 @@
  * driven by the SDK's `StreamableHTTPClientTransport` over loopback, plus raw requests for the
  * refusals (forged Host, bad Origin, missing token).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { describe, expect, it } from "vitest";
+import { startHttpServer } from "../../src/server/http.js";
+import { useHttpServerOn } from "../helpers/http-server.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { connect, connectFails, INITIALIZE, raw, sandboxConfig, textOf } from "./helpers.js";
 
 const KEY = "wdk_httpTESTkeyQZXJVKW";
 const TOKEN = "tok_Zr8pW2mQ9vX4nB7kL1";
 
-let sandbox: Sandbox;
-let open: HttpServer;
-let guarded: HttpServer;
 let clock = Date.now();
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ key: KEY, taskLatencyMs: 100 });
-  const config = sandboxConfig(sandbox, KEY);
-  open = await startHttpServer({ config, port: 0, now: () => clock, log: () => {} });
-  guarded = await startHttpServer({ config, port: 0, token: TOKEN, log: () => {} });
-});
-
-afterAll(async () => {
-  await open?.shutdown(0);
-  await guarded?.shutdown(0);
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ key: KEY, taskLatencyMs: 100 });
+const open = useHttpServerOn(sandbox, KEY, { server: { now: () => clock } });
+const guarded = useHttpServerOn(sandbox, KEY, { server: { token: TOKEN } });
 
 describe("tools over Streamable HTTP", () => {
   it("lists the same tools as stdio and runs serp_search then extract_page on the sandbox", async () => {

@@ -2,10 +2,10 @@
  * Per-session API keys (`X-Webdata-Api-Key` on initialize): the sandbox accepts only ALPHA, so a
  * session's outcome shows which key its requests carried.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { connect, INITIALIZE, raw, sandboxConfig, textOf } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { useHttpServerOn } from "../helpers/http-server.js";
+import { useSandbox } from "../helpers/sandbox.js";
+import { connect, INITIALIZE, raw, textOf } from "./helpers.js";
 
 const ALPHA = "wdk_alphaQZXJVKWPRTMN";
 const BRAVO = "wdk_bravoHGZXQRTMNPKW";
@@ -14,25 +14,9 @@ const serpArgs = (query: string) => ({
   arguments: { search_engine: "engine1_search", query },
 });
 
-let sandbox: Sandbox;
-let envAlpha: HttpServer;
-let envWrong: HttpServer;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ key: ALPHA });
-  envAlpha = await startHttpServer({ config: sandboxConfig(sandbox, ALPHA), port: 0, log: () => {} });
-  envWrong = await startHttpServer({
-    config: sandboxConfig(sandbox, "wdk_wrongKEYNOTVALID"),
-    port: 0,
-    log: () => {},
-  });
-});
-
-afterAll(async () => {
-  await envAlpha?.shutdown(0);
-  await envWrong?.shutdown(0);
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ key: ALPHA });
+const envAlpha = useHttpServerOn(sandbox, ALPHA);
+const envWrong = useHttpServerOn(sandbox, "wdk_wrongKEYNOTVALID");
 
 describe("per-session API keys", () => {
   it("uses the session's own key, never the server's nor another session's", async () => {

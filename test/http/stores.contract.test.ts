@@ -10,7 +10,6 @@ import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Principal } from "../../src/principal.js";
-import { startSandbox } from "../../src/sandbox/index.js";
 import { MemoryEvents, type ReplayLimits, type StreamEvents } from "../../src/server/http/events.js";
 import { connectShared, type Shared } from "../../src/server/http/redis.js";
 import { RedisEvents } from "../../src/server/http/redis-events.js";
@@ -18,11 +17,12 @@ import { RedisOwnership } from "../../src/server/http/redis-ownership.js";
 import { RedisSessions } from "../../src/server/http/redis-sessions.js";
 import { SessionStreams } from "../../src/server/http/session-streams.js";
 import { MemorySessions, type SessionLimits, type SessionStore } from "../../src/server/http/sessions.js";
-import { startHttpServer } from "../../src/server/http.js";
 import { MemoryOwnership, type OwnershipStore } from "../../src/server/ownership.js";
 import { openSse } from "../fleet/sse.js";
+import { useHttpServerOn } from "../helpers/http-server.js";
 import { startRedis, type TestRedis } from "../helpers/redis.js";
-import { connect, sandboxConfig } from "./helpers.js";
+import { useSandbox } from "../helpers/sandbox.js";
+import { connect } from "./helpers.js";
 
 let redis: TestRedis;
 let shared: Shared;
@@ -209,14 +209,13 @@ describe.each(kinds)("$name session streams", (kind) => {
 });
 
 describe("a fleet's Redis", () => {
+  const sandbox = useSandbox();
+  const http = useHttpServerOn(sandbox, "wdk_keysQZXJVKWPRTMN", () => ({
+    env: { WEBDATA_TASK_MAX_TTL_MS: "3600000" },
+    server: { redisUrl: redis.url },
+  }));
+
   it("leaves no key without an expiry, and clamps an MCP task's TTL", async () => {
-    const sandbox = await startSandbox();
-    const http = await startHttpServer({
-      config: sandboxConfig(sandbox, "wdk_keysQZXJVKWPRTMN", { WEBDATA_TASK_MAX_TTL_MS: "3600000" }),
-      port: 0,
-      redisUrl: redis.url,
-      log: () => {},
-    });
     const c = await connect(http.url);
     try {
       await c.client.callTool({ name: "extract_page", arguments: { url: `${sandbox.siteUrl}/` } });
@@ -238,8 +237,6 @@ describe("a fleet's Redis", () => {
       expect(forever).toEqual([]);
     } finally {
       await c.close();
-      await http.shutdown(0);
-      await sandbox.close();
     }
   });
 });

@@ -2,37 +2,21 @@
  * Webhook completion: with a public URL, async submissions carry a callback URL of this server,
  * the sandbox POSTs to it when the task ends, and the verified delivery completes the wait.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { describe, expect, it } from "vitest";
 import { CALLBACK_PATH, CALLBACK_SECRET_HEADER } from "../../src/server/http/callbacks.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { connect, raw, sandboxConfig, textOf } from "./helpers.js";
+import type { HttpServer } from "../../src/server/http.js";
+import { useHttpServerOn } from "../helpers/http-server.js";
+import { useSandbox } from "../helpers/sandbox.js";
+import { connect, raw, textOf } from "./helpers.js";
 
 const KEY = "wdk_hookQZXJVKWPRTMNHG";
 const TOKEN = "tok_hookZr8pW2mQ9vX4nB";
 
-let sandbox: Sandbox;
-let http: HttpServer;
-let plain: HttpServer;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ key: KEY, taskLatencyMs: 200, allowCallbacks: true });
-  const config = sandboxConfig(sandbox, KEY);
-  http = await startHttpServer({
-    config,
-    port: 0,
-    token: TOKEN,
-    publicUrl: (port) => `http://127.0.0.1:${port}`,
-    log: () => {},
-  });
-  plain = await startHttpServer({ config, port: 0, log: () => {} });
+const sandbox = useSandbox({ key: KEY, taskLatencyMs: 200, allowCallbacks: true });
+const http = useHttpServerOn(sandbox, KEY, {
+  server: { token: TOKEN, publicUrl: (port) => `http://127.0.0.1:${port}` },
 });
-
-afterAll(async () => {
-  await http?.shutdown(0);
-  await plain?.shutdown(0);
-  await sandbox?.close();
-});
+const plain = useHttpServerOn(sandbox, KEY);
 
 /** Records each wait on the server's completion source and how it ended. */
 function recordWaits(server: HttpServer) {

@@ -2,27 +2,18 @@
  * Prometheus label values come from closed sets (issue 23): a client that sends made-up method
  * names, tool names or ids cannot mint new series. Unknown values are `other`.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { expect, it } from "vitest";
 import { startTelemetry } from "../../src/telemetry/index.js";
 import { endpointOf } from "../../src/telemetry/upstream.js";
-import { connect, raw, sandboxConfig } from "../http/helpers.js";
+import { useHttpServerOn } from "../helpers/http-server.js";
+import { useSandbox } from "../helpers/sandbox.js";
+import { connect, raw } from "../http/helpers.js";
 
 const KEY = "wdk_labelsKEY12345678";
-let sandbox: Sandbox;
-let http: HttpServer;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ key: KEY });
-  const telemetry = await startTelemetry({ prometheus: true });
-  http = await startHttpServer({ config: sandboxConfig(sandbox, KEY), port: 0, telemetry, log: () => {} });
-});
-
-afterAll(async () => {
-  await http?.shutdown(0);
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ key: KEY });
+const http = useHttpServerOn(sandbox, KEY, async () => ({
+  server: { telemetry: await startTelemetry({ prometheus: true }) },
+}));
 
 it("labels made-up methods, tools and API paths as other", async () => {
   const c = await connect(http.url);

@@ -2,47 +2,24 @@
  * Where `/metrics` is served and who may read it: beside `/mcp` it needs the same authorization;
  * on its own `metricsPort` it needs none and is gone from the main port; without metrics it is 404.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
+import { describe, expect, it } from "vitest";
+import type { HttpServer } from "../../src/server/http.js";
 import { startTelemetry } from "../../src/telemetry/index.js";
-import { raw, sandboxConfig } from "../http/helpers.js";
+import { useHttpServerOn } from "../helpers/http-server.js";
+import { useSandbox } from "../helpers/sandbox.js";
+import { raw } from "../http/helpers.js";
 
 const KEY = "wdk_metricsKEY1234567";
 const TOKEN = "metrics-test-token-0123456789";
 
-let sandbox: Sandbox;
-let guarded: HttpServer;
-let separate: HttpServer;
-let plain: HttpServer;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ key: KEY });
-  const config = sandboxConfig(sandbox, KEY);
-  guarded = await startHttpServer({
-    config,
-    port: 0,
-    token: TOKEN,
-    telemetry: await startTelemetry({ prometheus: true }),
-    log: () => {},
-  });
-  separate = await startHttpServer({
-    config,
-    port: 0,
-    token: TOKEN,
-    metricsPort: 0,
-    telemetry: await startTelemetry({ prometheus: true }),
-    log: () => {},
-  });
-  plain = await startHttpServer({ config, port: 0, log: () => {} });
-});
-
-afterAll(async () => {
-  await guarded?.shutdown(0);
-  await separate?.shutdown(0);
-  await plain?.shutdown(0);
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ key: KEY });
+const guarded = useHttpServerOn(sandbox, KEY, async () => ({
+  server: { token: TOKEN, telemetry: await startTelemetry({ prometheus: true }) },
+}));
+const separate = useHttpServerOn(sandbox, KEY, async () => ({
+  server: { token: TOKEN, metricsPort: 0, telemetry: await startTelemetry({ prometheus: true }) },
+}));
+const plain = useHttpServerOn(sandbox, KEY);
 
 const metricsOf = (server: HttpServer) => server.url.replace(/\/mcp$/, "/metrics");
 

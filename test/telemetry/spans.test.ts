@@ -6,32 +6,28 @@
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
 import { startTelemetry } from "../../src/telemetry/index.js";
-import { type Connected, connect, raw, sandboxConfig, textOf } from "../http/helpers.js";
+import { useHttpServerOn } from "../helpers/http-server.js";
+import { useSandbox } from "../helpers/sandbox.js";
+import { type Connected, connect, raw, textOf } from "../http/helpers.js";
 
 const KEY = "wdk_telemetryKEY12345";
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT_ID = "00f067aa0ba902b7";
 
-let sandbox: Sandbox;
-let exporter: InMemorySpanExporter;
-let http: HttpServer;
+const exporter = new InMemorySpanExporter();
+const sandbox = useSandbox({ key: KEY });
+const http = useHttpServerOn(sandbox, KEY, async () => ({
+  server: { telemetry: await startTelemetry({ spanExporter: exporter, prometheus: true }) },
+}));
 let session: Connected;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ key: KEY });
-  exporter = new InMemorySpanExporter();
-  const telemetry = await startTelemetry({ spanExporter: exporter, prometheus: true });
-  http = await startHttpServer({ config: sandboxConfig(sandbox, KEY), port: 0, telemetry, log: () => {} });
   session = await connect(http.url);
 });
 
 afterAll(async () => {
   await session?.close();
-  await http?.shutdown(0);
-  await sandbox?.close();
 });
 
 const attr = (span: ReadableSpan, name: string) => span.attributes[name];
