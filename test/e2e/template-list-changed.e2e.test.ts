@@ -79,7 +79,7 @@ describe("over stdio", () => {
 });
 
 describe("over Streamable HTTP", () => {
-  const fx = useHttpServer("template-list-changed-key", { sandbox: { taskLatencyMs: 30 }, env: ENV });
+  const fx = useHttpServer("wdk_tlcQZXJVKWPRTMNG", { sandbox: { taskLatencyMs: 30 }, env: ENV });
   let c: Connected;
   let heard = 0;
   beforeAll(async () => {
