@@ -89,10 +89,19 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * How long a live, trusted shell sandbox may take to answer before it is taken as hung and
+ * replaced: generous, since a busy machine can hold a healthy one back for seconds (at 2 s, a
+ * second `call --sandbox` at load 20 started a new sandbox beside a working one).
+ */
+const ANSWER_TIMEOUT_MS = 10_000;
+
 async function answers(state: ShellSandboxState): Promise<boolean> {
   if (!processAlive(state.pid)) return false;
   try {
-    const res = await fetch(`${state.url}/_sandbox/faults`, { signal: AbortSignal.timeout(2000) });
+    const res = await fetch(`${state.url}/_sandbox/faults`, {
+      signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+    });
     await res.body?.cancel();
     return res.ok;
   } catch {
