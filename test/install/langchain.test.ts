@@ -21,7 +21,9 @@ beforeAll(async () => {
   adapter = new MultiServerMCPClient({
     throwOnLoadError: true,
     prefixToolNameWithServerName: false,
+    // As docs/http-and-fleet.md tells users: a webdata:// link reaches the model as text.
     useStandardContentBlocks: true,
+    outputHandling: { resource_link: "artifact" },
     mcpServers: {
       "web-data": {
         transport: "stdio",
@@ -125,9 +127,11 @@ describe("LangChain MCP adapter over Streamable HTTP (web-data-mcp --http, beare
     expect(response.status).toBe(401);
   });
 
-  it("loads the tools and runs serp_search with the README's configuration", async () => {
+  it("loads the tools and runs serp_search with the configuration the docs show", async () => {
     const http = new MultiServerMCPClient({
       mcpServers: { "web-data": { url, headers: { Authorization: `Bearer ${TOKEN}` } } },
+      useStandardContentBlocks: true,
+      outputHandling: { resource_link: "artifact" },
     });
     try {
       const loaded = await http.getTools();
