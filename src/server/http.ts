@@ -31,7 +31,7 @@ import type { ResourceServer } from "./http/oauth/resource-server.js";
 import type { OAuthSettings } from "./http/oauth/settings.js";
 import type { VerifierOptions } from "./http/oauth/verifier.js";
 import { json, rpcError } from "./http/respond.js";
-import { SessionStreams } from "./http/session-streams.js";
+import type { SessionStreams } from "./http/session-streams.js";
 import { DEFAULT_SESSION_LIMITS } from "./http/sessions.js";
 import { type HttpState, openState } from "./http/state.js";
 
@@ -216,14 +216,11 @@ async function wire(options: HttpServerOptions, state: HttpState, late: Late, lo
     maxClients: options.maxClients,
     log,
   });
-  const streams = new SessionStreams({
-    events,
+  const streams: SessionStreams = await state.openStreams({
     retryMs: RETRY_MS,
-    announcer: fleet?.toolsAnnouncer,
     // Another replica saw the catalog change: this one's catalog of that key refreshes first.
     refresh: async (scope) => void (await servers.anchorOf(scope)?.services.agents?.refresh()),
   });
-  await fleet?.onToolsAnnouncement((scope) => void streams.receive(scope));
   const calls = new CallRegistry((sessionId) => {
     streams.endSession(sessionId);
     taskWork.endSession(sessionId);

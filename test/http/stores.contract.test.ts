@@ -1,7 +1,7 @@
 /**
  * The HTTP layer's stores, memory and Redis side by side through one contract (issue 23 items
  * 3–4, 8): sessions capped per principal with least-recently-used eviction, ownership of upstream
- * work, and stream events bounded per event and per session (a result too large to replay is
+ * work, the sessions' standalone streams, and stream events bounded per event and per session (a result too large to replay is
  * kept as a short "read it with get_task" stand-in). Then a fleet run: every key it leaves in
  * Redis has an expiry, and an MCP task's TTL is clamped to the configured maximum.
  */
@@ -14,8 +14,9 @@ import { MemoryEvents, type ReplayLimits, type StreamEvents } from "../../src/se
 import { connectShared, type Shared } from "../../src/server/http/redis.js";
 import { RedisEvents } from "../../src/server/http/redis-events.js";
 import { RedisOwnership } from "../../src/server/http/redis-ownership.js";
+import { RedisSessionStreams } from "../../src/server/http/redis-session-streams.js";
 import { RedisSessions } from "../../src/server/http/redis-sessions.js";
-import { SessionStreams } from "../../src/server/http/session-streams.js";
+import { MemorySessionStreams, type SessionStreams } from "../../src/server/http/session-streams.js";
 import { MemorySessions, type SessionLimits, type SessionStore } from "../../src/server/http/sessions.js";
 import { MemoryOwnership, type OwnershipStore } from "../../src/server/ownership.js";
 import { openSse } from "../fleet/sse.js";
@@ -26,6 +27,8 @@ import { connect } from "./helpers.js";
 
 let redis: TestRedis;
 let shared: Shared;
+/** Further replicas' connections (closed after the file). */
+const others: Shared[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -33,6 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const other of others) await other.close();
   await shared?.close();
   await redis?.stop();
 });
@@ -54,12 +58,30 @@ const kinds = [
     sessions: (): SessionStore => new MemorySessions(LIMITS, ticking()),
     ownership: (): OwnershipStore => new MemoryOwnership(),
     events: (): StreamEvents => new MemoryEvents(REPLAY),
+    streams: async (events: StreamEvents): Promise<SessionStreams> =>
+      new MemorySessionStreams({ events, retryMs: 1_000 }),
+    /** The streams of every replica of one deployment: one process is one replica. */
+    replicas: async (): Promise<SessionStreams[]> => [
+      new MemorySessionStreams({ events: new MemoryEvents(REPLAY), retryMs: 1_000 }),
+    ],
   },
   {
     name: "redis",
     sessions: (): SessionStore => new RedisSessions(shared, LIMITS, ticking()),
     ownership: (): OwnershipStore => new RedisOwnership(shared),
     events: (): StreamEvents => new RedisEvents(shared, REPLAY),
+    streams: (events: StreamEvents): Promise<SessionStreams> =>
+      RedisSessionStreams.start(shared, { events, retryMs: 1_000 }),
+    /** Two replicas: each its own connections (its own replica id) to the one Redis. */
+    replicas: async (): Promise<SessionStreams[]> => {
+      const other = await connectShared(redis.url, () => {});
+      others.push(other);
+      return Promise.all(
+        [shared, other].map((on) =>
+          RedisSessionStreams.start(on, { events: new RedisEvents(on, REPLAY), retryMs: 1_000 }),
+        ),
+      );
+    },
   },
 ];
 
@@ -159,7 +181,7 @@ describe.each(kinds)("$name session streams", (kind) => {
 
   it("a session's standalone stream gets its own scope's events only, kept for a resume", async () => {
     const events = kind.events();
-    const streams = new SessionStreams({ events, retryMs: 1_000 });
+    const streams = await kind.streams(events);
     const carol = new Principal("carol-id", "key", "carol-key");
     const sa = `sa${Date.now()}`;
     const sc = `sc${Date.now()}`;
@@ -205,6 +227,32 @@ describe.each(kinds)("$name session streams", (kind) => {
       await events.close();
     }
     expect(streams.live).toBe(0);
+  });
+});
+
+describe.each(kinds)("$name session streams of a deployment", (kind) => {
+  it("a tool list change told on one replica reaches that scope's sessions on every replica", async () => {
+    const replicas = await kind.replicas();
+    const carol = new Principal("carol-id", "key", "carol-key");
+    const opened = [];
+    try {
+      for (const [i, streams] of replicas.entries()) {
+        const mine = await openSse(await streams.open(`d${i}a${Date.now()}`, alice), new AbortController());
+        const theirs = await openSse(await streams.open(`d${i}c${Date.now()}`, carol), new AbortController());
+        await mine.next();
+        await theirs.next();
+        opened.push({ mine, theirs });
+      }
+      await replicas[0].toolsChanged("");
+      for (const { mine } of opened) {
+        expect((await mine.next()).message?.method).toBe("notifications/tools/list_changed");
+      }
+      // carol's scope was not told: her streams end with nothing but their priming event.
+      for (const streams of replicas) streams.close();
+      for (const { theirs } of opened) expect(await theirs.rest()).toEqual([]);
+    } finally {
+      for (const streams of replicas) streams.close();
+    }
   });
 });
 

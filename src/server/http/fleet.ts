@@ -14,9 +14,9 @@ import { type CallAnnouncement, type CallAnnouncer, parseAnnouncement } from "./
 import { connectShared, PREFIX, type Shared } from "./redis.js";
 import { RedisEvents } from "./redis-events.js";
 import { RedisOwnership } from "./redis-ownership.js";
+import { RedisSessionStreams, type RedisSessionStreamsDeps } from "./redis-session-streams.js";
 import { RedisSessions } from "./redis-sessions.js";
 import { RedisTaskStore } from "./redis-tasks.js";
-import type { ToolsAnnouncer } from "./session-streams.js";
 import type { SessionLimits } from "./sessions.js";
 
 /**
@@ -46,7 +46,6 @@ return 1`;
 
 const CALLBACKS = `${PREFIX}callbacks`;
 const CALLS = `${PREFIX}calls`;
-const TOOLS = `${PREFIX}tools`;
 const callbackKey = (name: string) => `${PREFIX}cb:${name}`;
 
 export interface Fleet {
@@ -63,9 +62,8 @@ export interface Fleet {
   /** Cancels and session ends, to every replica (`CallRegistry`). */
   callAnnouncer: CallAnnouncer;
   onCallAnnouncement(handler: (announcement: CallAnnouncement) => void): Promise<void>;
-  /** Tool list changes (by scope), to every other replica (`SessionStreams`). */
-  toolsAnnouncer: ToolsAnnouncer;
-  onToolsAnnouncement(handler: (scope: string) => void): Promise<void>;
+  /** The sessions' standalone streams, told of tool list changes on every replica. */
+  sessionStreams(deps: Omit<RedisSessionStreamsDeps, "events">): Promise<RedisSessionStreams>;
   /** Wakes this replica's waiters when another replica received a callback. */
   onCallback(handler: (taskId: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -97,6 +95,7 @@ export async function joinFleet(
       redis.eval(HOLD, 1, limiterKey(key), Math.round(untilMs)).catch(() => {});
     },
   };
+  const events = new RedisEvents(shared);
   const callbackShare: CallbackShare = {
     save(name, registration, ttlMs) {
       redis.set(callbackKey(name), JSON.stringify(registration), "PX", ttlMs).catch(() => {});
@@ -113,7 +112,7 @@ export async function joinFleet(
     shared,
     salt,
     sessions: new RedisSessions(shared, limits, now),
-    events: new RedisEvents(shared),
+    events,
     tasks: new RedisTaskStore(shared),
     ownership: new RedisOwnership(shared),
     rateStore,
@@ -127,30 +126,9 @@ export async function joinFleet(
         const announcement = parseAnnouncement(text);
         if (announcement) handler(announcement);
       }),
-    toolsAnnouncer: {
-      publish: (scope) =>
-        void redis.publish(TOOLS, JSON.stringify({ scope, from: shared.replica })).catch(() => {}),
-    },
-    onToolsAnnouncement: (handler) =>
-      shared.on(TOOLS, (text) => {
-        const change = parseToolsChange(text);
-        if (change && change.from !== shared.replica) handler(change.scope);
-      }),
+    sessionStreams: (deps) => RedisSessionStreams.start(shared, { ...deps, events }),
     close: () => shared.close(),
   };
-}
-
-/** A tool list change in a pub/sub message, or undefined when it is not one. */
-function parseToolsChange(text: string): { scope: string; from: string } | undefined {
-  try {
-    const value = JSON.parse(text) as Record<string, unknown>;
-    if (typeof value.scope === "string" && typeof value.from === "string") {
-      return { scope: value.scope, from: value.from };
-    }
-  } catch {
-    // not ours
-  }
-  return undefined;
 }
 
 const SALT = `${PREFIX}salt`;

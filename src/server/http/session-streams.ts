@@ -4,8 +4,10 @@
  * has one live stream (a new GET replaces the old one). Events are kept in the `StreamEvents`
  * store under a stream id that names the session, so a client whose stream dropped resumes with
  * `Last-Event-ID` (and carries on on a fresh stream); for `GRACE_MS` after a drop the session's
- * events are still kept for that resume. With a fleet, a change is announced to every replica
- * (Redis pub/sub), which brings its own tool list up to date and tells the streams it holds.
+ * events are still kept for that resume. `SessionStreams` is the interface, like the other stores:
+ * `MemorySessionStreams` here (one process), `RedisSessionStreams` (`./redis-session-streams.ts`)
+ * for a fleet, where a change is announced to every replica (Redis pub/sub), which brings its own
+ * tool list up to date and tells the streams it holds. Both hold their open streams in `HeldStreams`.
  */
 import { randomBytes } from "node:crypto";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -23,18 +25,27 @@ const STREAM_TAG = "gs";
 /** Which tool list a session sees: the server's key (`""`) or the caller's own (its key id). */
 export const toolScope = (principal: Principal): string => principal.keyId ?? "";
 
-/** Tells the other replicas that the tool list of a scope changed. */
-export interface ToolsAnnouncer {
-  publish(scope: string): void;
+export interface SessionStreams {
+  /** Live streams on this replica. */
+  readonly live: number;
+  owns(lastEventId: string, sessionId: string): boolean;
+  /**
+   * The session's stream: the priming event (id and `retry`), what `lastEventId`'s stream kept
+   * after it when resuming, then every event from now on. Replaces the session's earlier stream.
+   */
+  open(sessionId: string, principal: Principal, lastEventId?: string): Promise<Response>;
+  /** The tool list of `scope` changed on this replica: its sessions are told, on every replica. */
+  toolsChanged(scope: string): Promise<void>;
+  endSession(sessionId: string): void;
+  /** Forgets streams dropped longer than the grace period ago. */
+  sweep(): void;
+  close(): void;
 }
 
 export interface SessionStreamsDeps {
   events: StreamEvents;
   /** The `retry` field of the priming event (ms). */
   retryMs: number;
-  announcer?: ToolsAnnouncer;
-  /** Brings this replica's tool list of `scope` up to date (another replica saw it change). */
-  refresh?(scope: string): Promise<void>;
   now?: () => number;
 }
 
@@ -52,11 +63,10 @@ const encoder = new TextEncoder();
 const frame = (id: string, message: JSONRPCMessage) =>
   `event: message\nid: ${id}\ndata: ${JSON.stringify(message)}\n\n`;
 
-export class SessionStreams {
+/** The streams held open on this replica, and what they are sent: the part every implementation shares. */
+export class HeldStreams {
   readonly #deps: SessionStreamsDeps;
   readonly #held = new Map<string, Held>();
-  /** Scopes being refreshed after another replica's announcement (their change is told already). */
-  readonly #quiet = new Map<string, number>();
   readonly #now: () => number;
 
   constructor(deps: SessionStreamsDeps) {
@@ -64,23 +74,17 @@ export class SessionStreams {
     this.#now = deps.now ?? Date.now;
   }
 
-  /** Live streams on this replica. */
   get live(): number {
     let n = 0;
     for (const held of this.#held.values()) if (held.write) n += 1;
     return n;
   }
 
-  /** Whether `lastEventId` is an event of one of `sessionId`'s standalone streams. */
   owns(lastEventId: string, sessionId: string): boolean {
     const streamId = parseEventId(lastEventId)?.streamId ?? "";
     return streamId.startsWith(`${STREAM_TAG}.${sessionId}.`);
   }
 
-  /**
-   * The session's stream: the priming event (id and `retry`), what `lastEventId`'s stream kept
-   * after it when resuming, then every event from now on. Replaces the session's earlier stream.
-   */
   async open(sessionId: string, principal: Principal, lastEventId?: string): Promise<Response> {
     const streamId = `${STREAM_TAG}.${sessionId}.${randomBytes(6).toString("hex")}`;
     const { events, retryMs } = this.#deps;
@@ -132,30 +136,8 @@ export class SessionStreams {
     held.droppedAt = this.#now();
   }
 
-  /** The tool list of `scope` changed on this replica: its sessions are told, here and on every replica. */
-  async toolsChanged(scope: string): Promise<void> {
-    if (this.#quiet.has(scope)) return;
-    this.#deps.announcer?.publish(scope);
-    await this.#send(scope, TOOLS_CHANGED);
-  }
-
-  /** Another replica saw `scope`'s tool list change: this one's list first, so a re-list here sees it. */
-  async receive(scope: string): Promise<void> {
-    this.#quiet.set(scope, (this.#quiet.get(scope) ?? 0) + 1);
-    try {
-      await this.#deps.refresh?.(scope);
-    } catch {
-      // the sessions are told anyway; the list catches up with the next refresh
-    } finally {
-      const left = (this.#quiet.get(scope) ?? 1) - 1;
-      if (left > 0) this.#quiet.set(scope, left);
-      else this.#quiet.delete(scope);
-    }
-    await this.#send(scope, TOOLS_CHANGED);
-  }
-
   /** Keeps `message` in each stream of `scope` held here and writes it to those still open. */
-  async #send(scope: string, message: JSONRPCMessage): Promise<void> {
+  async send(scope: string, message: JSONRPCMessage): Promise<void> {
     this.sweep();
     const held = [...this.#held.values()].filter((h) => h.scope === scope);
     await Promise.all(
@@ -169,7 +151,6 @@ export class SessionStreams {
     );
   }
 
-  /** The session ended (DELETE, eviction, expiry elsewhere): its stream closes. */
   endSession(sessionId: string): void {
     const held = this.#held.get(sessionId);
     if (!held) return;
@@ -177,7 +158,6 @@ export class SessionStreams {
     held.end?.();
   }
 
-  /** Forgets streams dropped longer than the grace period ago. */
   sweep(): void {
     const cutoff = this.#now() - GRACE_MS;
     for (const [id, held] of this.#held) {
@@ -187,5 +167,12 @@ export class SessionStreams {
 
   close(): void {
     for (const id of [...this.#held.keys()]) this.endSession(id);
+  }
+}
+
+/** One process: a change is told to the sessions of its scope held here, which are all of them. */
+export class MemorySessionStreams extends HeldStreams implements SessionStreams {
+  toolsChanged(scope: string): Promise<void> {
+    return this.send(scope, TOOLS_CHANGED);
   }
 }

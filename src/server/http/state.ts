@@ -1,7 +1,7 @@
 /**
  * What the HTTP server keeps, in one place: in this process, or in Redis with a fleet
  * (`WEBDATA_REDIS_URL`; `./fleet.ts` and ioredis are loaded only then). Session records, stream
- * events, ownership of upstream work, MCP task work and the keyed hash principals are made with
+ * events, the sessions' standalone streams, ownership of upstream work, MCP task work and the keyed hash principals are made with
  * (the fleet's salt, so principals are the same on every replica).
  */
 import { randomBytes } from "node:crypto";
@@ -13,12 +13,16 @@ import { ANNOUNCED_WATCH_MS, TaskWork } from "../tasks.js";
 import { credentialHasher } from "./auth.js";
 import { MemoryEvents, type StreamEvents } from "./events.js";
 import type { Fleet } from "./fleet.js";
+import type { RedisSessionStreamsDeps } from "./redis-session-streams.js";
+import { MemorySessionStreams, type SessionStreams } from "./session-streams.js";
 import { MemorySessions, type SessionLimits, type SessionStore } from "./sessions.js";
 
 export interface HttpState {
   fleet?: Fleet;
   sessions: SessionStore;
   events: StreamEvents;
+  /** The sessions' standalone streams, on these events (a fleet's tell every replica of a change). */
+  openStreams(deps: Omit<RedisSessionStreamsDeps, "events">): Promise<SessionStreams>;
   ownership: OwnershipStore;
   fairShare: FairShare;
   taskWork: TaskWork;
@@ -52,6 +56,8 @@ export async function openState(options: StateOptions): Promise<HttpState> {
     fleet,
     sessions,
     events,
+    openStreams: async (deps) =>
+      fleet ? fleet.sessionStreams(deps) : new MemorySessionStreams({ ...deps, events }),
     ownership: fleet?.ownership ?? new MemoryOwnership(),
     fairShare: new FairShare(options.fairShare),
     taskWork,
