@@ -25,6 +25,8 @@ import { useSandbox } from "../helpers/sandbox.js";
 import { type Damage, damaged, fullDamageArb, stringPaths } from "../helpers/shape-mutation.js";
 
 const KEY = "wdk_HANDLERPROPERTYQZXJV";
+/** The legacy endpoint's Basic credential: its password is a secret too. */
+const LEGACY = { user: "legacy", password: "LegacyPwQZXJV7" };
 const NOTE = "upstream-note-7f3";
 const RUNS = 3 * Number(process.env.PROPERTY_SCALE ?? 1);
 const STATUS_CODE: Record<number, string> = {
@@ -43,7 +45,9 @@ const planArb: fc.Arbitrary<Plan> = fc.oneof(
     kind: fc.constant("damage" as const),
     at: fc.nat(5),
     every: fc.boolean(),
-    damage: fullDamageArb.chain((d) => fc.constantFrom(d, { ...d, word: KEY })),
+    damage: fullDamageArb.chain((d) =>
+      fc.constantFrom(d, { ...d, word: KEY }, { ...d, word: LEGACY.password }),
+    ),
   }),
   fc.record({
     kind: fc.constant("error" as const),
@@ -58,13 +62,19 @@ const planArb: fc.Arbitrary<Plan> = fc.oneof(
 const now: { plan?: Plan; seen: number; erroring?: string } = { seen: 0 };
 
 function errorBody(plan: Extract<Plan, { kind: "error" }>) {
-  const said = `${NOTE}${plan.echoKey ? ` for key ${KEY}` : ""}`;
+  const said = `${NOTE}${plan.echoKey ? ` for key ${KEY} (${LEGACY.password})` : ""}`;
   return plan.form === "failed"
     ? { status: "failed", error: "REQUEST_FAILED", msg: said }
     : { success: "false", task_id: "t-property", message: said };
 }
 
-const sandbox = useSandbox({ key: KEY, rateLimit: 1_000_000, taskLatencyMs: 0, crawlPageMs: 0 });
+const sandbox = useSandbox({
+  key: KEY,
+  legacyAuth: `${LEGACY.user}:${LEGACY.password}`,
+  rateLimit: 1_000_000,
+  taskLatencyMs: 0,
+  crawlPageMs: 0,
+});
 let upstream: FakeServer;
 const servers = new Map<1 | 2, { server: InProcessServer; tools: Tool[] }>();
 
@@ -91,10 +101,14 @@ beforeAll(async () => {
       WEBDATA_BASE_URL: upstream.url,
       WEBDATA_TOOLSETS: "all",
       WEBDATA_WAIT_MS: "20000",
+      WEBDATA_LEGACY_BASE_URL: `${upstream.url}/legacy`,
+      WEBDATA_LEGACY_AUTH: `${LEGACY.user}:${LEGACY.password}`,
     });
     const client = new WebDataClient({
       baseUrl: upstream.url,
       apiKey: KEY,
+      legacyBaseUrl: `${upstream.url}/legacy`,
+      legacyAuth: `${LEGACY.user}:${LEGACY.password}`,
       maxRps: 1_000_000,
       generation,
       clock: new ManualClock({ auto: true }),
@@ -117,12 +131,18 @@ const checkerOf = (tool: Tool) => {
   if (!checkers.has(tool.name)) checkers.set(tool.name, validator.getValidator(tool.outputSchema as never));
   return checkers.get(tool.name)!;
 };
+/** The tools with an upstream answer on this generation (the legacy endpoint has one generation). */
 const withRoutes = (generation: 1 | 2) =>
-  ALL_TOOLS.filter((t) => t.examples?.length && toolRoutes(t.name, generation).length > 0).map((t) => t.name);
+  ALL_TOOLS.filter(
+    (t) =>
+      t.examples?.length &&
+      (toolRoutes(t.name, generation).length > 0 || (t.toolset === "legacy" && generation === 2)),
+  ).map((t) => t.name);
 
 /** What must hold of any result, damaged answers or not. */
 function checkResult(tool: Tool, result: CallToolResult, plan: Plan) {
   expect(JSON.stringify(result)).not.toContain(KEY);
+  expect(JSON.stringify(result)).not.toContain(LEGACY.password);
   const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
   if (!result.isError) {
     const valid = checkerOf(tool)(result.structuredContent);
@@ -154,6 +174,7 @@ for (const generation of [2, 1] as const) {
           }
           checkResult(tool, result, plan);
           expect(server.stderr()).not.toContain(KEY);
+          expect(server.stderr()).not.toContain(LEGACY.password);
           expect(server.errors).toEqual([]);
         }),
         { numRuns: RUNS },
