@@ -4,11 +4,10 @@
  * LangChain/LangGraph agent would hand the tools to a model and run its tool calls — and the same
  * over Streamable HTTP (`web-data-mcp --http` with a bearer token), as the README shows.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, type StdioServer, spawnServer } from "../helpers/mcp.js";
+import { type HttpChild, spawnHttpServer } from "../http/child.js";
 
 type LoadedTool = Awaited<ReturnType<MultiServerMCPClient["getTools"]>>[number];
 
@@ -91,31 +90,16 @@ describe("LangChain MCP adapter (MultiServerMCPClient over stdio)", () => {
 
 describe("LangChain MCP adapter over Streamable HTTP (web-data-mcp --http, bearer token)", () => {
   const TOKEN = "tok_QZXJVKWPRTMNHGZXQWERT";
-  let child: ChildProcess | undefined;
+  let child: HttpChild | undefined;
   let url: string;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [CLI, "--http", "--sandbox", "--port", "0"], {
-      env: { ...getDefaultEnvironment(), WEBDATA_HTTP_TOKEN: TOKEN },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    url = await new Promise<string>((resolve, reject) => {
-      child!.stderr!.on("data", (c: Buffer) => {
-        stderr += c.toString("utf8");
-        const m = /Streamable HTTP at (http:\/\/\S+\/mcp)/.exec(stderr);
-        if (m) resolve(m[1]);
-      });
-      child!.once("exit", (code) => reject(new Error(`--http exited ${code}: ${stderr}`)));
-    });
-  }, 30_000);
+    child = await spawnHttpServer([], { WEBDATA_HTTP_TOKEN: TOKEN });
+    url = child.url;
+  });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    await child?.kill();
   });
 
   it("refuses a client without the token", async () => {

@@ -14,11 +14,12 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServer, startHttpServer } from "../../src/server/http.js";
-import { INITIALIZE, raw, sandboxConfig, textOf } from "../http/helpers.js";
-import { authorizeInBrowser, SERVICE_CLIENT, startProvider, type TestProvider } from "./provider.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useHttpServerOn } from "../helpers/http-server.js";
+import { useStarted } from "../helpers/read-through.js";
+import { useSandbox } from "../helpers/sandbox.js";
+import { INITIALIZE, raw, textOf } from "../http/helpers.js";
+import { authorizeInBrowser, SERVICE_CLIENT, startProvider } from "./provider.js";
 
 const KEY = "wdk_oauthSERVERKEY1234";
 const REDIRECT = "http://127.0.0.1:9/oauth/callback";
@@ -65,28 +66,25 @@ class MemoryAuth implements OAuthClientProvider {
   }
 }
 
-let sandbox: Sandbox;
-let provider: TestProvider;
-let other: TestProvider;
-let http: HttpServer;
-let opaqueHttp: HttpServer;
-let resource: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ key: KEY });
-  provider = await startProvider();
-  other = await startProvider();
-  http = await startHttpServer({
-    config: sandboxConfig(sandbox, KEY),
-    port: 0,
+const sandbox = useSandbox({ key: KEY });
+const provider = useStarted(
+  "the OpenID provider",
+  () => startProvider(),
+  (p) => p.close(),
+);
+const other = useStarted(
+  "the other OpenID provider",
+  () => startProvider(),
+  (p) => p.close(),
+);
+const http = useHttpServerOn(sandbox, KEY, () => ({
+  server: {
     publicUrl: (port) => `http://127.0.0.1:${port}`,
     oauth: { issuer: provider.issuer, scopes: ["mcp:tools"] },
-    log: () => {},
-  });
-  resource = http.url;
-  opaqueHttp = await startHttpServer({
-    config: sandboxConfig(sandbox, KEY),
-    port: 0,
+  },
+}));
+const opaqueHttp = useHttpServerOn(sandbox, KEY, () => ({
+  server: {
     publicUrl: (port) => {
       provider.opaque.add(`http://127.0.0.1:${port}/mcp`);
       return `http://127.0.0.1:${port}`;
@@ -98,16 +96,12 @@ beforeAll(async () => {
       clientId: SERVICE_CLIENT.id,
       clientSecret: SERVICE_CLIENT.secret,
     },
-    log: () => {},
-  });
-});
+  },
+}));
+let resource: string;
 
-afterAll(async () => {
-  await http?.shutdown(0);
-  await opaqueHttp?.shutdown(0);
-  await provider?.close();
-  await other?.close();
-  await sandbox?.close();
+beforeAll(() => {
+  resource = http.url;
 });
 
 const initialize = (url: string, token?: string) =>
