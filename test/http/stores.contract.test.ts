@@ -7,6 +7,7 @@
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Context } from "hono";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Principal } from "../../src/principal.js";
@@ -45,6 +46,9 @@ const LIMITS: SessionLimits = { idleTimeoutMs: 60_000, maxSessions: 50, maxPerPr
 const REPLAY: ReplayLimits = { maxEventBytes: 2_000, maxSessionBytes: 10_000, ttlMs: 60_000 };
 const alice = new Principal("alice-id", "oauth");
 const bob = new Principal("bob-id", "oauth");
+
+/** What a GET on /mcp brings the session streams (hono's request context). */
+const getContext = () => new Context(new Request("http://127.0.0.1/mcp"));
 
 /** Each reading a millisecond later: activity order is never a tie (Redis would order ties by id). */
 const ticking = () => {
@@ -186,8 +190,8 @@ describe.each(kinds)("$name session streams", (kind) => {
     const sa = `sa${Date.now()}`;
     const sc = `sc${Date.now()}`;
     try {
-      const a = await openSse(await streams.open(sa, alice), new AbortController());
-      const c = await openSse(await streams.open(sc, carol), new AbortController());
+      const a = await openSse(await streams.open(getContext(), sa, alice), new AbortController());
+      const c = await openSse(await streams.open(getContext(), sc, carol), new AbortController());
       const [primeA, primeC] = [await a.next(), await c.next()];
       expect(primeA.retry).toBe(1_000);
       expect(primeA.data.trim()).toBe("");
@@ -207,7 +211,7 @@ describe.each(kinds)("$name session streams", (kind) => {
       await a.cancel();
       expect(streams.live).toBe(1);
       await streams.toolsChanged("");
-      const back = await openSse(await streams.open(sa, alice, toA.id), new AbortController());
+      const back = await openSse(await streams.open(getContext(), sa, alice, toA.id), new AbortController());
       const [primeBack, missed] = [await back.next(), await back.next()];
       expect(primeBack.data.trim()).toBe("");
       expect(missed.message?.method).toBe("notifications/tools/list_changed");
@@ -216,7 +220,7 @@ describe.each(kinds)("$name session streams", (kind) => {
       expect((await back.next()).message?.method).toBe("notifications/tools/list_changed");
       expect(streams.live).toBe(2);
       // One live stream per session: a second GET replaces the first.
-      const again = await openSse(await streams.open(sa, alice), new AbortController());
+      const again = await openSse(await streams.open(getContext(), sa, alice), new AbortController());
       await again.next();
       expect(await back.rest()).toEqual([]);
       expect(streams.live).toBe(2);
@@ -237,8 +241,14 @@ describe.each(kinds)("$name session streams of a deployment", (kind) => {
     const opened = [];
     try {
       for (const [i, streams] of replicas.entries()) {
-        const mine = await openSse(await streams.open(`d${i}a${Date.now()}`, alice), new AbortController());
-        const theirs = await openSse(await streams.open(`d${i}c${Date.now()}`, carol), new AbortController());
+        const mine = await openSse(
+          await streams.open(getContext(), `d${i}a${Date.now()}`, alice),
+          new AbortController(),
+        );
+        const theirs = await openSse(
+          await streams.open(getContext(), `d${i}c${Date.now()}`, carol),
+          new AbortController(),
+        );
         await mine.next();
         await theirs.next();
         opened.push({ mine, theirs });

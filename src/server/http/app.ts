@@ -97,7 +97,7 @@ export function buildApp(deps: AppDeps): HttpApp {
     }),
   );
   app.use(MCP_PATH, requireBearer(deps.authenticate, deps.open));
-  app.all(MCP_PATH, (c) => deps.mcp.handle(c.req.raw, c.get("auth")));
+  app.all(MCP_PATH, (c) => deps.mcp.handle(c, c.get("auth")));
 
   app.use(
     `${CALLBACK_PATH}*`,

@@ -24,6 +24,7 @@ import {
   SetLevelRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { Context } from "hono";
 import { type CredentialHash, Principal } from "../../principal.js";
 import { AnsweringTransport } from "../answering-transport.js";
 import type { WebDataServer } from "../create-server.js";
@@ -36,6 +37,7 @@ import type { StreamEvents } from "./events.js";
 import { RPC, rpcError } from "./respond.js";
 import type { SessionStreams } from "./session-streams.js";
 import type { SessionStore } from "./sessions.js";
+import { sseResponse, writeMessage } from "./sse.js";
 
 export const API_KEY_HEADER = "x-webdata-api-key";
 const API_KEY_RE = /^[\x21-\x7e]{1,512}$/;
@@ -81,7 +83,8 @@ export class McpEndpoint {
     return this.#inflight.size;
   }
 
-  async handle(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async handle(c: Context, auth: AuthInfo | undefined): Promise<Response> {
+    const request = c.req.raw;
     const method = request.method;
     if (!["GET", "POST", "DELETE"].includes(method)) {
       return rpcError(405, "Method Not Allowed", { headers: { allow: "GET, POST, DELETE" } });
@@ -142,8 +145,8 @@ export class McpEndpoint {
     await this.#deps.sessions.touch(sessionId);
     if (method === "GET") {
       const last = request.headers.get("last-event-id") ?? undefined;
-      if (last && !this.#deps.streams.owns(last, sessionId)) return this.#resume(last, sessionId);
-      return this.#deps.streams.open(sessionId, principal, last);
+      if (last && !this.#deps.streams.owns(last, sessionId)) return this.#resume(c, last, sessionId);
+      return this.#deps.streams.open(c, sessionId, principal, last);
     }
     for (const { requestId, reason } of cancelsIn(body)) {
       this.#deps.calls.cancel(sessionId, requestId, reason ?? "cancelled by the client");
@@ -247,49 +250,25 @@ export class McpEndpoint {
   }
 
   /** GET with the `Last-Event-ID` of a call's stream: the rest of that call's events. */
-  #resume(last: string, sessionId: string): Response {
-    const stop = new AbortController();
-    const encoder = new TextEncoder();
+  #resume(c: Context, last: string, sessionId: string): Response {
     const events = this.#deps.events;
-    let first = true;
-    return new Response(
-      new ReadableStream<Uint8Array>({
-        async start(controller) {
-          const outcome = await events
-            .tail(
-              last,
-              sessionId,
-              (id, message) => {
-                first = false;
-                controller.enqueue(
-                  encoder.encode(`event: message\nid: ${id}\ndata: ${JSON.stringify(message)}\n\n`),
-                );
-              },
-              stop.signal,
-            )
-            .catch(() => "lost" as const);
-          if (first && outcome === "unknown") {
-            controller.enqueue(encoder.encode(": unknown Last-Event-ID for this session\n\n"));
-          }
-          try {
-            controller.close();
-          } catch {
-            // already cancelled
-          }
-        },
-        cancel() {
-          stop.abort();
-        },
-      }),
-      {
-        headers: {
-          "content-type": "text/event-stream",
-          "cache-control": "no-cache, no-transform",
-          "x-accel-buffering": "no",
-          "mcp-session-id": sessionId,
-        },
-      },
-    );
+    return sseResponse(c, sessionId, async (stream) => {
+      const stop = new AbortController();
+      stream.onAbort(() => stop.abort());
+      let first = true;
+      const outcome = await events
+        .tail(
+          last,
+          sessionId,
+          (id, message) => {
+            first = false;
+            return writeMessage(stream, id, message);
+          },
+          stop.signal,
+        )
+        .catch(() => "lost" as const);
+      if (first && outcome === "unknown") await stream.write(": unknown Last-Event-ID for this session\n\n");
+    });
   }
 
   /** Settles once no call is running, or when `signal` aborts. */

@@ -11,8 +11,10 @@
  */
 import { randomBytes } from "node:crypto";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Context } from "hono";
 import type { Principal } from "../../principal.js";
 import { parseEventId, type StreamEvents } from "./events.js";
+import { sseResponse, writeMessage } from "./sse.js";
 
 export const TOOLS_CHANGED: JSONRPCMessage = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
 
@@ -33,7 +35,7 @@ export interface SessionStreams {
    * The session's stream: the priming event (id and `retry`), what `lastEventId`'s stream kept
    * after it when resuming, then every event from now on. Replaces the session's earlier stream.
    */
-  open(sessionId: string, principal: Principal, lastEventId?: string): Promise<Response>;
+  open(c: Context, sessionId: string, principal: Principal, lastEventId?: string): Promise<Response>;
   /** The tool list of `scope` changed on this replica: its sessions are told, on every replica. */
   toolsChanged(scope: string): Promise<void>;
   endSession(sessionId: string): void;
@@ -54,14 +56,10 @@ interface Held {
   scope: string;
   streamId: string;
   /** Writes to the open response; unset once it closed (kept for the grace period). */
-  write?: (chunk: string) => void;
+  write?: (id: string, message: JSONRPCMessage) => void;
   end?: () => void;
   droppedAt?: number;
 }
-
-const encoder = new TextEncoder();
-const frame = (id: string, message: JSONRPCMessage) =>
-  `event: message\nid: ${id}\ndata: ${JSON.stringify(message)}\n\n`;
 
 /** The streams held open on this replica, and what they are sent: the part every implementation shares. */
 export class HeldStreams {
@@ -85,51 +83,35 @@ export class HeldStreams {
     return streamId.startsWith(`${STREAM_TAG}.${sessionId}.`);
   }
 
-  async open(sessionId: string, principal: Principal, lastEventId?: string): Promise<Response> {
+  async open(c: Context, sessionId: string, principal: Principal, lastEventId?: string): Promise<Response> {
     const streamId = `${STREAM_TAG}.${sessionId}.${randomBytes(6).toString("hex")}`;
     const { events, retryMs } = this.#deps;
     const prime = events.primingId(streamId);
-    const missed: string[] = [];
+    const missed: [string, JSONRPCMessage][] = [];
     if (lastEventId && this.owns(lastEventId, sessionId)) {
-      await events.replay(lastEventId, sessionId, (id, message) => void missed.push(frame(id, message)));
+      await events.replay(lastEventId, sessionId, (id, message) => void missed.push([id, message]));
     }
     this.endSession(sessionId);
     const held: Held = { session: sessionId, scope: toolScope(principal), streamId };
     this.#held.set(sessionId, held);
-    const stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        const keepAlive = setInterval(() => held.write?.(": keep-alive\n\n"), KEEP_ALIVE_MS);
-        held.write = (chunk) => {
-          try {
-            controller.enqueue(encoder.encode(chunk));
-          } catch {
-            this.#dropped(held, keepAlive);
-          }
-        };
+    return sseResponse(c, sessionId, async (stream) => {
+      held.write = (id, message) => void writeMessage(stream, id, message);
+      const ended = new Promise<void>((resolve) => {
         held.end = () => {
-          this.#dropped(held, keepAlive);
-          try {
-            controller.close();
-          } catch {
-            // already cancelled
-          }
+          this.#dropped(held);
+          resolve();
         };
-        held.write(`id: ${prime}\nretry: ${retryMs}\ndata: \n\n${missed.join("")}`);
-      },
-      cancel: () => held.end?.(),
-    });
-    return new Response(stream, {
-      headers: {
-        "content-type": "text/event-stream",
-        "cache-control": "no-cache, no-transform",
-        "x-accel-buffering": "no",
-        "mcp-session-id": sessionId,
-      },
+        stream.onAbort(held.end);
+      });
+      const keepAlive = setInterval(() => void stream.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+      await stream.writeSSE({ id: prime, retry: retryMs, data: "" });
+      for (const [id, message] of missed) await writeMessage(stream, id, message);
+      await ended;
+      clearInterval(keepAlive);
     });
   }
 
-  #dropped(held: Held, keepAlive: NodeJS.Timeout): void {
-    clearInterval(keepAlive);
+  #dropped(held: Held): void {
     if (!held.write) return;
     held.write = undefined;
     held.end = undefined;
@@ -146,7 +128,7 @@ export class HeldStreams {
           .forRequest(h.session)
           .store.storeEvent(h.streamId, message)
           .catch(() => undefined);
-        if (id !== undefined) h.write?.(frame(id, message));
+        if (id !== undefined) h.write?.(id, message);
       }),
     );
   }
