@@ -4,10 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, requestsSince, type StdioServer, serverForFile, textOf } from "../helpers/mcp.js";
+import { inProcessAgainst } from "../helpers/in-process.js";
+import { call, type McpSession, requestsSince, serverForFile, textOf } from "../helpers/mcp.js";
 
 let sandbox: Sandbox;
-let server: StdioServer;
+let server: McpSession;
 
 serverForFile(
   (started) => {
@@ -18,6 +19,7 @@ serverForFile(
     WEBDATA_LEGACY_AUTH: "demo:demo",
     WEBDATA_LEGACY_BASE_URL: s.legacyUrl,
   }),
+  inProcessAgainst,
 );
 
 /** Calls a tool and returns the result with the API requests it caused. */
