@@ -11,6 +11,7 @@ import type { Config } from "../config.js";
 import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
 import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "../tools/tool.js";
 import { callTool } from "./call-tool.js";
+import { clientOptionsFrom } from "./client-options.js";
 import type { FairShare } from "./fair-share.js";
 import { listTools } from "./list-tools.js";
 import type { Logger, ServerLogger } from "./logging.js";
@@ -56,14 +57,8 @@ export function startRuntime(input: RuntimeInput): Runtime {
   const client =
     input.client ??
     new WebDataClient({
-      baseUrl: config.baseUrl,
-      apiKey: config.apiKey,
-      legacyBaseUrl: config.legacyBaseUrl,
-      legacyAuth: config.legacyAuth,
-      maxRps: config.maxRps,
-      proxy: config.proxy,
+      ...clientOptionsFrom(config, config.apiKey),
       observer: input.observer,
-      generation: config.apiGeneration,
       log: (message) => logger.warning(message),
     });
   const deps = {

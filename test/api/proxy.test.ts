@@ -4,7 +4,9 @@ import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
 import { loadConfig } from "../../src/config.js";
+import { startHttpServer } from "../../src/server/http.js";
 import { type FakeServer, json, startFakeServer, TASK } from "../helpers/fake-upstream.js";
+import { connect as connectMcp } from "../http/helpers.js";
 
 interface Proxy {
   url: string;
@@ -125,5 +127,29 @@ describe("proxy", () => {
     });
     await client.getTask(TASK.id);
     expect(proxy.seen).toHaveLength(0);
+  });
+
+  it("is used by the HTTP server's clients too (one per API key), not only stdio's", async () => {
+    api = await startFakeServer((_req, res) => json(res, 200, { task: TASK }));
+    proxy = await startProxy();
+    const config = loadConfig({
+      WEBDATA_API_KEY: "wdk_proxyQZXJVKWPRTM",
+      WEBDATA_BASE_URL: api.url,
+      HTTP_PROXY: proxy.url,
+    });
+    const http = await startHttpServer({ config, port: 0, log: () => {} });
+    const mcp = await connectMcp(http.url);
+    try {
+      // The answer does not matter (the fake upstream answers a task to everything): the request does.
+      await mcp.client.callTool({
+        name: "serp_search",
+        arguments: { search_engine: "engine1_search", query: "boots" },
+      });
+      expect(api.requests.length).toBeGreaterThan(0);
+      expect(proxy.seen.length, "requests that went through the proxy").toBeGreaterThan(0);
+    } finally {
+      await mcp.close();
+      await http.shutdown(0);
+    }
   });
 });

@@ -9,6 +9,7 @@ import type { SharedRateStore } from "../../api/rate-limiter.js";
 import type { Config } from "../../config.js";
 import type { Telemetry } from "../../telemetry/index.js";
 import type { ToolServices } from "../../tools/tool.js";
+import { clientOptionsFrom } from "../client-options.js";
 import type { CreateServerOptions, WebDataServer } from "../create-server.js";
 import type { FairShare } from "../fair-share.js";
 import type { OwnershipStore } from "../ownership.js";
@@ -95,14 +96,9 @@ export class ApiServers {
   #client(apiKey: string): WebDataClient {
     const { config, telemetry } = this.#deps;
     const options: WebDataClientOptions = {
-      baseUrl: config.baseUrl,
-      apiKey,
-      legacyBaseUrl: config.legacyBaseUrl,
-      legacyAuth: config.legacyAuth,
-      maxRps: config.maxRps,
+      ...clientOptionsFrom(config, apiKey),
       sharedRateStore: this.#deps.rateStore,
       observer: telemetry?.apiObserver,
-      generation: config.apiGeneration,
     };
     return new CallbackClient(options, this.#deps.callbacks());
   }
