@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Fault } from "../../src/sandbox/index.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
 import { toolAnnotations } from "../../src/tools/tool.js";
-import type { ToolCall } from "../helpers/mcp.js";
+import { requestsSince, type ToolCall } from "../helpers/mcp.js";
 import { crashLines, errorCodeOf, type Hardened, harden, secretLeaks, textOf } from "./harness.js";
 
 /** The server's wait limit; the deadline files use a shorter one (their cells wait it out). */
@@ -77,9 +77,11 @@ async function probe(h: Hardened, seed: (typeof ROW_SEEDS)[number]): Promise<Row
   const def = ALL_TOOLS.find((t) => t.name === seed.tool)!;
   await resumeWhilePending(h, await h.call(seed.tool, seed.args(h)));
   const from = h.sandbox.requests.length;
-  const r = await resumeWhilePending(h, await h.call(seed.tool, seed.args(h)));
+  const direct = await h.call(seed.tool, seed.args(h));
+  // The call's own requests: not the agent catalog's background reads, nor what a resume polls.
+  const seen = requestsSince(h.sandbox, from).map((q) => `${q.method} ${q.path}`);
+  const r = await resumeWhilePending(h, direct);
   expect(r.isError, `${seed.label}: ${JSON.stringify(r).slice(0, 300)}`).toBeFalsy();
-  const seen = h.sandbox.requests.slice(from).map((q) => `${q.method} ${q.path}`);
   const at = seen.findIndex((q) => !q.startsWith("GET ") && !READ_POSTS.some((p) => q.startsWith(p)));
   const poll = at < 0 ? undefined : seen.slice(at + 1).find((q) => q.startsWith("GET "));
   return {
