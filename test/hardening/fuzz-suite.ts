@@ -6,7 +6,7 @@
  * timeout (a hang fails the run), and afterwards the process must still answer `ping` with no
  * unhandled rejection or stack trace on stderr and no part of the key anywhere.
  *
- * Counts scale with FUZZ_SCALE (default 1): per tool 300 invalid and 80 valid inputs. An invalid
+ * Counts scale with FUZZ_SCALE (default 1): per tool 300 invalid and 64 valid inputs. An invalid
  * input breaks one rule, drawn uniformly from the tool's 7–31 ways to break one (serp_search has
  * the most), so each way is tried about 10 times or more per run and one is missed with a
  * probability under (30/31)^300 ≈ 5e-5; FUZZ_SCALE=5 gives the 1,500 of a deeper run. Fuzzing
@@ -30,7 +30,7 @@ const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const INVALID_BATCH = 20;
 const INVALID_RUNS = Math.max(1, Math.round(15 * SCALE)); // × 20 inputs
 const VALID_BATCH = 8;
-const VALID_RUNS = Math.max(1, Math.round(10 * SCALE)); // × 8 inputs
+const VALID_RUNS = Math.max(1, Math.round(8 * SCALE)); // × 8 inputs
 /**
  * The server's wait limit. A long call still running at it answers with a resumable handle, which
  * is as much a clean answer as a finished one; the sandbox finishes most of them well inside it.
