@@ -62,9 +62,11 @@ export interface CallOptions {
 export function toCallToolResult(result: ToolResult<unknown>, redact: (s: string) => string): CallToolResult {
   const text = withLinksInText(result.text, result.links);
   const content: CallToolResult["content"] = [{ type: "text", text: redact(text) }];
+  // Every string that came from upstream is redacted, a link's name, description and media type
+  // too (an echoed key once reached the client in a link's mimeType); an image's bytes are not text.
   for (const image of result.images ?? [])
-    content.push({ type: "image", data: image.data, mimeType: image.mimeType });
-  for (const link of result.links ?? []) content.push({ type: "resource_link", ...link });
+    content.push({ type: "image", data: image.data, mimeType: redact(image.mimeType) });
+  for (const link of result.links ?? []) content.push({ type: "resource_link", ...redactDeep(link, redact) });
   return { content, structuredContent: redactDeep(result.structured as Record<string, unknown>, redact) };
 }
 

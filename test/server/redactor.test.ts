@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeRedactor, redact, redactDeep } from "../../src/api/redact.js";
+import { toCallToolResult } from "../../src/server/run-tool.js";
 
 describe("makeRedactor", () => {
   const secret = "wdk_QZXJVKWPRTMNHGZXQ";
@@ -50,5 +51,32 @@ describe("makeRedactor", () => {
   it("redactDeep redacts member names: an answer may echo the key as one", () => {
     const value = { parsing: { [`x_${secret}`]: { ok: 1 } } };
     expect(redactDeep(value, fast)).toEqual({ parsing: { "x_[redacted]": { ok: 1 } } });
+  });
+});
+
+describe("a tool result on its way out (toCallToolResult)", () => {
+  const secret = "wdk_QZXJVKWPRTMNHGZXQ";
+  const redactKey = makeRedactor([secret]);
+
+  it("redacts a resource link's name, description and media type, and an image's media type", () => {
+    const result = toCallToolResult(
+      {
+        text: "a file",
+        structured: { content_type: `UNKNOWN_${secret}` },
+        images: [{ data: "aGVsbG8=", mimeType: `image/${secret}` }],
+        links: [
+          {
+            uri: "webdata://media/1",
+            name: `file-${secret}`,
+            description: `File (UNKNOWN_${secret}, 806 bytes)`,
+            mimeType: `UNKNOWN_${secret}`,
+          },
+        ],
+      },
+      redactKey,
+    );
+    expect(JSON.stringify(result)).not.toContain("QZXJVKWP");
+    expect(result.content[2]).toMatchObject({ type: "resource_link", uri: "webdata://media/1" });
+    expect(result.content[1]).toMatchObject({ type: "image", data: "aGVsbG8=" });
   });
 });
