@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { HELP, parseCommandLine, parsePort, UsageError, type Values } from "./cli/args.js";
+import { loadConfig, processEnvironment } from "./config.js";
 
 const COMMANDS = ["sandbox", "tools", "call"];
 
@@ -37,7 +38,6 @@ async function resolveConfig(
   env: NodeJS.ProcessEnv,
   options: { shared?: boolean; keyless?: boolean } = {},
 ) {
-  const { loadConfig } = await import("./config.js");
   const config = loadConfig(env, {
     keyless: options.keyless,
     sandbox: values.sandbox,
@@ -87,7 +87,6 @@ async function resolveConfig(
 }
 
 async function sandboxCommand(values: Values, env: NodeJS.ProcessEnv): Promise<void> {
-  const { loadConfig } = await import("./config.js");
   const config = loadConfig(env, { sandbox: true, cacheDir: values["cache-dir"] });
   if (values.stop) {
     const { stopShellSandbox } = await import("./cli/shell-sandbox.js");
@@ -208,7 +207,7 @@ async function runHttp(
 
 const ONE_LINE = new Set(["UsageError", "ConfigError", "SandboxOptionsError"]);
 
-main(process.env).catch((error: unknown) => {
+main(processEnvironment()).catch((error: unknown) => {
   const err = error instanceof Error ? error : new Error(String(error));
   if (ONE_LINE.has(err.name)) fail(err.message);
   fail(`fatal: ${err.message}`, 1);

@@ -299,10 +299,18 @@ function readHttp(env: NodeJS.ProcessEnv): HttpSettings {
 }
 
 /**
+ * The process's environment, read here and nowhere else: the CLI's entry takes it from this
+ * function once and passes it down (to `loadConfig`, the shell sandbox's child, the tools listing).
+ */
+export function processEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
+}
+
+/**
  * Reads the configuration. In sandbox mode the key and base URL may be missing (the CLI fills
  * them in once the sandbox is listening).
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFlags = {}): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment(), flags: ConfigFlags = {}): Config {
   const sandbox = flags.sandbox ?? false;
   const get = (flag: string | undefined, name: string) => blankToUndefined(flag ?? env[name]);
 
