@@ -2,7 +2,8 @@
  * `tools/call`, the one call path for plain and task-augmented calls (the SDK has parsed the
  * request by then). An unknown tool is a `-32602`; a task request for a tool without task support
  * is a `-32601` and runs nothing: protocol faults. Arguments are checked before anything runs
- * (`null` for an optional one is read as absent, a map given as JSON text is parsed): bad ones are
+ * (`null` for an optional one is read as absent, a map given as JSON text is parsed; nested over
+ * `MAX_ARGUMENT_DEPTH` levels is refused before zod sees it): bad ones are
  * a tool execution error, as the 2025-11-25 revision has it, an `invalid_argument` result
  * (`isError: true`) naming each argument so the model can correct itself; for a task request the
  * task is created already failed with that same result, so the model reads it from
@@ -14,6 +15,7 @@
 import type { CallToolRequest, CallToolResult, CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type Principal, principalIn } from "../principal.js";
+import { depthProblem } from "../tools/argument-depth.js";
 import { argumentProblems } from "../tools/argument-errors.js";
 import { errorResult, invalidArguments } from "../tools/errors.js";
 import { normalizeArgs } from "../tools/normalize-args.js";
@@ -74,9 +76,14 @@ export async function callTool(
     );
   }
   const schema = inputSchema(tool);
-  const checked = schema.safeParse(normalizeArgs(schema, args));
-  if (!checked.success) {
-    const problems = argumentProblems(checked.error, { tool: tool.name, json: inputJsonSchema(tool), args });
+  const normalized = normalizeArgs(schema, args);
+  // Depth first, without recursion: zod and the wording of a bad value recurse into it.
+  const tooDeep = depthProblem(normalized);
+  const checked = tooDeep ? undefined : schema.safeParse(normalized);
+  if (!checked?.success) {
+    const problems = checked
+      ? argumentProblems(checked.error, { tool: tool.name, json: inputJsonSchema(tool), args })
+      : [tooDeep as string];
     const result = errorResult(invalidArguments(tool.name, problems), deps.redact);
     if (!task || !extra.taskStore) return result;
     const failed = await extra.taskStore.createTask({ ttl: taskTtl(task.ttl), pollInterval: TASK_POLL_MS });

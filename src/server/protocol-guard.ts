@@ -7,8 +7,8 @@
  * - an error answer's message loses the `MCP error <code>: ` prefix an `McpError` puts in it, since
  *   the client's `McpError` adds it again;
  * - with `answerUnreadable` (stdio), a line that is not JSON gets a parse error (`-32700`) and one
- *   that is not JSON-RPC an invalid request (`-32600`), both with `id: null`; the transport keeps
- *   reading. (Over HTTP the SDK transport answers these itself, with status 400.)
+ *   that is not JSON-RPC an invalid request (`-32600`; a JSON array: "batches are not supported"),
+ *   both with `id: null`; the transport keeps reading. (Over HTTP the SDK transport answers these itself, with status 400.)
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -28,6 +28,7 @@ import {
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { DelegatingTransport } from "../delegating-transport.js";
+import { refusedAsArray, STDIO_BATCH_REFUSAL } from "./batches.js";
 
 interface ParamsSchema {
   safeParse(value: unknown): {
@@ -125,7 +126,9 @@ export class ProtocolGuard extends DelegatingTransport {
       ? { code: ErrorCode.ParseError, message: "Parse error: the line is not JSON" }
       : {
           code: ErrorCode.InvalidRequest,
-          message: "Invalid Request: the line is not a JSON-RPC 2.0 message",
+          message: refusedAsArray(error)
+            ? STDIO_BATCH_REFUSAL
+            : "Invalid Request: the line is not a JSON-RPC 2.0 message",
         };
     // `id: null` is what JSON-RPC 2.0 prescribes when the request's id could not be read.
     const reply = { jsonrpc: "2.0", id: null, error: answer } as unknown as JSONRPCMessage;

@@ -86,10 +86,11 @@ export interface RawResponse {
 /** One raw HTTP request to `url` with exactly these headers (Host included when given). */
 export function raw(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+  /** `text`: a JSON body sent as given (one `JSON.stringify` cannot write, e.g. 100k levels deep). */
+  options: { method?: string; headers?: Record<string, string>; body?: unknown; text?: string } = {},
 ): Promise<RawResponse> {
   const target = new URL(url);
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const body = options.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   return new Promise((resolve, reject) => {
     const req = request(
       {

@@ -24,8 +24,12 @@ function rawServer() {
     env: { PATH: process.env.PATH ?? "" },
   });
   let out = "";
+  let err = "";
   child.stdout.on("data", (c: Buffer) => {
     out += c.toString("utf8");
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    err += c.toString("utf8");
   });
   const lines = () =>
     out
@@ -41,6 +45,7 @@ function rawServer() {
         (l) => l !== undefined,
       ),
     lines,
+    stderr: () => err,
     stop: () => {
       child.kill("SIGTERM");
       return new Promise((resolve) => child.once("exit", resolve));
@@ -91,6 +96,44 @@ describe("stdio protocol answers", () => {
     expect(answer?.error?.code).toBe(-32602);
     expect(answer?.error?.message).toMatch(/name/);
     expect(answer?.error?.message).not.toMatch(/MCP error/);
+  });
+
+  it("answers a JSON array (a batch) with -32600 saying batches are not supported, and keeps serving", async () => {
+    const before = server.lines().length;
+    server.send([
+      { jsonrpc: "2.0", id: 41, method: "ping" },
+      { jsonrpc: "2.0", id: 42, method: "ping" },
+    ]);
+    const refusal = await until(
+      () =>
+        server
+          .lines()
+          .slice(before)
+          .find((l) => l.error?.code === -32600),
+      (l) => l !== undefined,
+    );
+    expect(refusal?.id).toBeNull();
+    expect(refusal?.error?.message).toBe(
+      "Invalid Request: JSON-RPC batches (a JSON array) are not supported; send one message per line",
+    );
+    server.send({ jsonrpc: "2.0", id: 43, method: "ping" });
+    expect((await server.answer(43))?.result).toEqual({});
+  });
+
+  it("answers arguments nested 100,000 levels deep with invalid_argument naming the limit, no stack trace", async () => {
+    const N = 100_000;
+    const deep = `${'{"a":'.repeat(N)}1${"}".repeat(N)}`;
+    server.send(
+      `{"jsonrpc":"2.0","id":44,"method":"tools/call","params":{"name":"serp_search","arguments":{"search_engine":"engine1_search","query":${deep}}}}`,
+    );
+    const answer = await server.answer(44);
+    expect(answer?.error).toBeUndefined();
+    expect(answer?.result?.isError).toBe(true);
+    expect(answer?.result?._meta?.["web-data/error"]?.code).toBe("invalid_argument");
+    expect(answer?.result?.content?.[0]?.text).toContain("more than 64 levels deep");
+    server.send({ jsonrpc: "2.0", id: 45, method: "ping" });
+    expect((await server.answer(45))?.result).toEqual({});
+    expect(server.stderr()).not.toMatch(/RangeError|Maximum call stack|\n\s+at /);
   });
 
   it("refuses a second initialize", async () => {

@@ -27,6 +27,7 @@ import {
 import type { Context } from "hono";
 import { type CredentialHash, Principal } from "../../principal.js";
 import { AnsweringTransport } from "../answering-transport.js";
+import { batchesAllowed, batchRefusal } from "../batches.js";
 import type { WebDataServer } from "../create-server.js";
 import { DEFAULT_CLIENT_LEVEL } from "../logging.js";
 import { ProtocolGuard } from "../protocol-guard.js";
@@ -141,6 +142,12 @@ export class McpEndpoint {
       this.#deps.calls.endSession(sessionId);
       this.#deps.sessionsChanged?.();
       return new Response(null, { status: 200 });
+    }
+    if (method === "POST" && Array.isArray(body)) {
+      // A header-less request is 2025-03-26, the revision that still had batches.
+      const revision = session.protocol ?? version ?? "2025-03-26";
+      if (!batchesAllowed(revision))
+        return rpcError(400, batchRefusal(revision), { code: RPC.invalidRequest });
     }
     await this.#deps.sessions.touch(sessionId);
     if (method === "GET") {
