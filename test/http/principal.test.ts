@@ -12,7 +12,14 @@ import {
   GetTaskResultSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Authenticator } from "../../src/server/http/auth.js";
+import { Principal } from "../../src/principal.js";
+import {
+  type Authenticator,
+  credentialHasher,
+  principalOf,
+  STATIC_TOKEN_SUBJECT,
+  staticTokenAuthenticator,
+} from "../../src/server/http/auth.js";
 import { useHttpServer } from "../helpers/http-server.js";
 import { type Connected, connect, INITIALIZE, raw, textOf } from "./helpers.js";
 
@@ -164,5 +171,33 @@ describe("the principal", () => {
       body: { jsonrpc: "2.0", id: 5, method: "ping" },
     });
     expect(res.status).toBe(404);
+  });
+});
+
+describe("static token and OAuth principals are disjoint", () => {
+  const hash = credentialHasher("salt");
+  const request = (token: string) =>
+    new Request("http://127.0.0.1/mcp", { headers: { authorization: `Bearer ${token}` } });
+
+  it("never takes an OAuth token whose sub and client id read like the static token's for it", async () => {
+    // What the resource server makes of a JWT with sub = client_id = the static token's label.
+    const lookalike: AuthInfo = {
+      token: "eyJ.lookalike.jwt",
+      clientId: STATIC_TOKEN_SUBJECT,
+      scopes: [],
+      extra: { iss: ISSUER, sub: STATIC_TOKEN_SUBJECT },
+    };
+    const oauth = principalOf(lookalike, undefined, hash) as Principal;
+    expect(oauth).toBeInstanceOf(Principal);
+    expect(oauth.kind).toBe("oauth");
+    // The same user with another token of theirs is the same principal (not a hash of the token).
+    const again = principalOf({ ...lookalike, token: "eyJ.other.jwt" }, undefined, hash) as Principal;
+    expect(again.id).toBe(oauth.id);
+
+    const outcome = await staticTokenAuthenticator("s3cret-token")(request("s3cret-token"));
+    expect(outcome.ok).toBe(true);
+    const stat = principalOf(outcome.ok ? outcome.auth : undefined, undefined, hash) as Principal;
+    expect(stat.kind).toBe("token");
+    expect(stat.id).not.toBe(oauth.id);
   });
 });

@@ -26,8 +26,15 @@ export type Authenticator = (request: Request) => Promise<AuthOutcome> | AuthOut
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="web-data-mcp"' };
 
-/** The subject the static token stands for (there is one token, so one subject). */
+/** The client id the static token's `AuthInfo` names (a label only: nothing is decided by it). */
 export const STATIC_TOKEN_SUBJECT = "webdata-http-token";
+
+/**
+ * The mark of an `AuthInfo` made by `staticTokenAuthenticator`: a value no token can carry (claims
+ * are JSON), so a token whose `sub` or client id reads like the static token's label is still an
+ * OAuth principal. Static-token and OAuth principals are disjoint by construction.
+ */
+const STATIC_TOKEN = Symbol("the static access token");
 
 /** `Authorization: Bearer <token>` compared in constant time; no token configured means open. */
 export function staticTokenAuthenticator(token: string | undefined): Authenticator {
@@ -38,7 +45,7 @@ export function staticTokenAuthenticator(token: string | undefined): Authenticat
     if (refused) return { ok: false, ...refused, headers: CHALLENGE };
     return {
       ok: true,
-      auth: { token, clientId: STATIC_TOKEN_SUBJECT, scopes: [], extra: { sub: STATIC_TOKEN_SUBJECT } },
+      auth: { token, clientId: STATIC_TOKEN_SUBJECT, scopes: [], extra: { via: STATIC_TOKEN } },
     };
   };
 }
@@ -85,7 +92,7 @@ export function principalOf(
       ? new Principal(hash("anonymous"), "anonymous")
       : new Principal(keyId, "key", keyId);
   }
-  if (auth.clientId === STATIC_TOKEN_SUBJECT && auth.extra?.sub === STATIC_TOKEN_SUBJECT) {
+  if (auth.extra?.via === STATIC_TOKEN) {
     return new Principal(hash(`token\n${auth.token}`), "token", keyId);
   }
   const sub = auth.extra?.sub;
