@@ -71,6 +71,10 @@ export interface OAuthVariables {
   introspectionUrl?: string;
   clientId?: string;
   clientSecret?: string;
+  /** `WEBDATA_OAUTH_AUDIENCE`: audiences accepted besides the resource URL (space or comma list). */
+  audience?: string;
+  /** `WEBDATA_OAUTH_STRICT_JWT=1`: JWT access tokens must say `typ: at+jwt` (RFC 9068). */
+  strictJwt?: boolean;
 }
 
 export interface HttpSettings {
@@ -294,6 +298,8 @@ function readHttp(env: NodeJS.ProcessEnv): HttpSettings {
       introspectionUrl: blankToUndefined(env.WEBDATA_OAUTH_INTROSPECTION_URL),
       clientId: blankToUndefined(env.WEBDATA_OAUTH_CLIENT_ID),
       clientSecret: blankToUndefined(env.WEBDATA_OAUTH_CLIENT_SECRET),
+      audience: blankToUndefined(env.WEBDATA_OAUTH_AUDIENCE),
+      ...(parseFlag("WEBDATA_OAUTH_STRICT_JWT", env.WEBDATA_OAUTH_STRICT_JWT) ? { strictJwt: true } : {}),
     },
   };
 }

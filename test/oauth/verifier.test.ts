@@ -100,21 +100,79 @@ describe("token verifier", () => {
 });
 
 describe("token type", () => {
-  it("verifier(typ): a JWT that is not an access token (typ JWT, none) is refused; at+jwt passes", async () => {
+  const verifierWith = (env: NodeJS.ProcessEnv) =>
+    createTokenVerifier(
+      readOAuthSettings(oauthVariables({ WEBDATA_OAUTH_ISSUER: issuer, ...env }), {
+        publicUrl: "https://mcp.example.com",
+      })!,
+      RESOURCE,
+    );
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+
+  it("verifier(typ): at+jwt, application/at+jwt and JWT in any case, and no typ, pass; any other typ is refused", async () => {
     const k = await key("typ-key");
     published = [...published, k.jwk];
-    const settings = readOAuthSettings(oauthVariables({ WEBDATA_OAUTH_ISSUER: issuer }), {
-      publicUrl: "https://mcp.example.com",
-    });
-    const verifier = createTokenVerifier(settings!, RESOURCE);
-    await expect(verifier.verifyAccessToken(await sign(k))).resolves.toMatchObject({
-      extra: { sub: "alice" },
-    });
-    await expect(verifier.verifyAccessToken(await sign(k, {}, "application/at+jwt"))).resolves.toBeDefined();
+    const verifier = verifierWith({});
+    for (const typ of ["at+jwt", "application/at+jwt", "AT+JWT", "JWT", "jwt", "application/JWT", ""]) {
+      await expect(
+        verifier.verifyAccessToken(await sign(k, {}, typ)),
+        typ || "(none)",
+      ).resolves.toMatchObject({
+        extra: { sub: "alice" },
+      });
+    }
+    for (const typ of [
+      "id_token",
+      "id_token+jwt",
+      "dpop+jwt",
+      "logout+jwt",
+      "application/secevent+jwt",
+      "JOSE",
+    ]) {
+      const refused = await refusal(verifier.verifyAccessToken(await sign(k, {}, typ)));
+      expect(refused, typ).toBeInstanceOf(OAuthError);
+      expect(refused?.message).toMatch(
+        /not an access token: its typ header is .*at\+jwt, application\/at\+jwt or JWT/,
+      );
+    }
+  });
+
+  it("verifier(strict typ): with WEBDATA_OAUTH_STRICT_JWT=1 only at+jwt passes (RFC 9068)", async () => {
+    const k = await key("strict-key");
+    published = [...published, k.jwk];
+    const verifier = verifierWith({ WEBDATA_OAUTH_STRICT_JWT: "1" });
+    for (const typ of ["at+jwt", "application/AT+JWT"]) {
+      await expect(verifier.verifyAccessToken(await sign(k, {}, typ))).resolves.toBeDefined();
+    }
     for (const typ of ["JWT", ""]) {
-      const refused = await verifier.verifyAccessToken(await sign(k, {}, typ)).catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(OAuthError);
-      expect((refused as Error).message).toMatch(/at\+jwt/);
+      const refused = await refusal(verifier.verifyAccessToken(await sign(k, {}, typ)));
+      expect(refused, typ || "(none)").toBeInstanceOf(OAuthError);
+      expect(refused?.message).toMatch(/takes at\+jwt only \(RFC 9068\)/);
+    }
+  });
+
+  it("verifier(ID-token marks): token_use id, a typ claim of ID, nonce or at_hash refuse a token whatever its header", async () => {
+    const k = await key("marks-key");
+    published = [...published, k.jwk];
+    const verifier = verifierWith({});
+    for (const claims of [
+      { token_use: "id" },
+      { typ: "ID" },
+      { typ: "Refresh" },
+      { nonce: "n" },
+      { at_hash: "h" },
+    ]) {
+      const refused = await refusal(verifier.verifyAccessToken(await sign(k, claims, "JWT")));
+      expect(refused, JSON.stringify(claims)).toBeInstanceOf(OAuthError);
+      expect(refused?.message).toMatch(/not an access token \(.*\); an ID token cannot call this server/);
+    }
+    // Their access-token counterparts pass.
+    for (const claims of [{ token_use: "access" }, { typ: "Bearer" }]) {
+      await expect(verifier.verifyAccessToken(await sign(k, claims, "JWT"))).resolves.toBeDefined();
     }
   });
 });
@@ -129,6 +187,27 @@ describe("OAuth settings", () => {
     expect(readOAuthSettings(oauthVariables({}), {})).toBeUndefined();
   });
 
+  it("settings(audiences): a space or comma list", () => {
+    const settings = readOAuthSettings(
+      oauthVariables({
+        ...env,
+        WEBDATA_OAUTH_AUDIENCE: "api://default, 6e74172b-be56-4843-9ff4-e66a39bb12e3",
+      }),
+      { publicUrl: "https://mcp.example.com" },
+    );
+    expect(settings?.audiences).toEqual(["api://default", "6e74172b-be56-4843-9ff4-e66a39bb12e3"]);
+    // An accepted audience is often a client id, what its ID tokens name too: a scope is required.
+    expect(() =>
+      readOAuthSettings(
+        oauthVariables({
+          WEBDATA_OAUTH_ISSUER: env.WEBDATA_OAUTH_ISSUER,
+          WEBDATA_OAUTH_AUDIENCE: "6e74172b",
+        }),
+        { publicUrl: "https://mcp.example.com" },
+      ),
+    ).toThrow(/WEBDATA_OAUTH_AUDIENCE needs WEBDATA_OAUTH_SCOPES as well/);
+  });
+
   it("settings(on): scopes split on spaces or commas", () => {
     expect(readOAuthSettings(oauthVariables(env), { publicUrl: "https://mcp.example.com" })).toEqual({
       issuer: "https://login.example.com/tenant",
@@ -136,6 +215,8 @@ describe("OAuth settings", () => {
       introspectionUrl: undefined,
       clientId: undefined,
       clientSecret: undefined,
+      audiences: [],
+      strictJwt: false,
     });
   });
 
@@ -160,6 +241,12 @@ describe("OAuth settings", () => {
     expect(() =>
       readOAuthSettings(oauthVariables({ WEBDATA_OAUTH_INTROSPECTION_URL: "https://x.example/i" }), {}),
     ).toThrow(/needs WEBDATA_OAUTH_ISSUER/);
+    for (const alone of [{ WEBDATA_OAUTH_AUDIENCE: "api://default" }, { WEBDATA_OAUTH_STRICT_JWT: "1" }]) {
+      expect(() => readOAuthSettings(oauthVariables(alone), {})).toThrow(/needs WEBDATA_OAUTH_ISSUER/);
+    }
+    expect(() => oauthVariables({ WEBDATA_OAUTH_STRICT_JWT: "maybe" })).toThrow(
+      /WEBDATA_OAUTH_STRICT_JWT must be 1 or 0/,
+    );
   });
 });
 

@@ -11,7 +11,8 @@ import { createHash } from "node:crypto";
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthSettings } from "./settings.js";
-import { audienceMatches, requireScopes, scopesOf, unavailable } from "./token-error.js";
+import { requireScopes, scopesOf, unavailable } from "./token-error.js";
+import { audienceProblem } from "./token-shape.js";
 
 const CACHE_MS = 60_000;
 const CACHE_MAX = 10_000;
@@ -116,11 +117,8 @@ export class Introspector {
     if (typeof claims.iss === "string" && claims.iss.replace(/\/+$/, "") !== issuer.replace(/\/+$/, "")) {
       throw new InvalidTokenError(`the token was issued by another issuer (expected ${issuer})`);
     }
-    if (!audienceMatches(claims.aud, this.resource)) {
-      throw new InvalidTokenError(
-        `the token is not for this resource (its audience must be ${this.resource})`,
-      );
-    }
+    const notHere = audienceProblem(claims, this.resource, this.settings.audiences ?? []);
+    if (notHere) throw new InvalidTokenError(notHere);
     const exp = typeof claims.exp === "number" ? claims.exp : undefined;
     if (exp === undefined || exp * 1000 <= Date.now()) {
       throw new InvalidTokenError(exp === undefined ? "the token has no expiry" : "the token has expired");

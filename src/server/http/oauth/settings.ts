@@ -10,6 +10,8 @@ export const OAUTH_ENV = {
   introspectionUrl: "WEBDATA_OAUTH_INTROSPECTION_URL",
   clientId: "WEBDATA_OAUTH_CLIENT_ID",
   clientSecret: "WEBDATA_OAUTH_CLIENT_SECRET",
+  audience: "WEBDATA_OAUTH_AUDIENCE",
+  strictJwt: "WEBDATA_OAUTH_STRICT_JWT",
 } as const;
 
 export interface OAuthSettings {
@@ -22,6 +24,13 @@ export interface OAuthSettings {
   /** The resource server's own credentials at the introspection endpoint (client_secret_basic). */
   clientId?: string;
   clientSecret?: string;
+  /**
+   * Audiences a token may name instead of the resource URL (Entra ID's API client id, Okta's
+   * `api://default`, Cognito's app client id, which it puts in `client_id`). None by default.
+   */
+  audiences?: string[];
+  /** Only `typ: at+jwt` JWTs (RFC 9068); by default `JWT` and no `typ` are taken too. */
+  strictJwt?: boolean;
 }
 
 const blank = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
@@ -51,6 +60,8 @@ export function readOAuthSettings(
   const introspectionUrl = blank(vars.introspectionUrl);
   if (!issuer) {
     if (introspectionUrl) throw new Error(`${OAUTH_ENV.introspectionUrl} needs ${OAUTH_ENV.issuer} as well`);
+    if (blank(vars.audience)) throw new Error(`${OAUTH_ENV.audience} needs ${OAUTH_ENV.issuer} as well`);
+    if (vars.strictJwt) throw new Error(`${OAUTH_ENV.strictJwt} needs ${OAUTH_ENV.issuer} as well`);
     return undefined;
   }
   if (context.httpToken) {
@@ -63,6 +74,15 @@ export function readOAuthSettings(
       `${OAUTH_ENV.issuer} needs WEBDATA_PUBLIC_URL (the address clients use, e.g. https://mcp.example.com): tokens are checked against it`,
     );
   }
+  const audiences = (blank(vars.audience) ?? "").split(/[\s,]+/).filter(Boolean);
+  const scopes = (blank(vars.scopes) ?? "").split(/[\s,]+/).filter(Boolean);
+  if (audiences.length > 0 && scopes.length === 0) {
+    // An accepted audience is often a client id (Entra ID, Cognito): what that client's ID tokens
+    // name too. Only an access token carries scopes, so a required scope keeps ID tokens out.
+    throw new Error(
+      `${OAUTH_ENV.audience} needs ${OAUTH_ENV.scopes} as well: an audience that is a client id is also what that client's ID tokens name, and only access tokens carry scopes`,
+    );
+  }
   const clientId = blank(vars.clientId);
   const clientSecret = blank(vars.clientSecret);
   if (!!clientId !== !!clientSecret) {
@@ -70,9 +90,11 @@ export function readOAuthSettings(
   }
   return {
     issuer: httpUrl(OAUTH_ENV.issuer, issuer),
-    scopes: (blank(vars.scopes) ?? "").split(/[\s,]+/).filter(Boolean),
+    scopes,
     introspectionUrl: introspectionUrl && httpUrl(OAUTH_ENV.introspectionUrl, introspectionUrl),
     clientId,
     clientSecret,
+    audiences,
+    strictJwt: vars.strictJwt === true,
   };
 }

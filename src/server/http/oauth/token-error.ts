@@ -40,10 +40,3 @@ export function requireScopes(granted: string[], required: string[]): void {
     );
   }
 }
-
-/** RFC 8707: the token's audience (a string or a list) must name this resource. */
-export function audienceMatches(aud: unknown, resource: string): boolean {
-  const list = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
-  const want = resource.replace(/\/+$/, "");
-  return list.some((a) => typeof a === "string" && a.replace(/\/+$/, "") === want);
-}

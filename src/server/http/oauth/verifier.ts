@@ -1,17 +1,27 @@
 /**
  * Access-token validation for the resource server: JWTs against the issuer's JWKS (found by
  * discovery, keys cached by `jose`, an unknown `kid` refetches the set so a rotation is picked
- * up without a restart), opaque tokens by introspection (RFC 7662) when configured. The result
+ * up without a restart), opaque tokens by introspection (RFC 7662) when configured. What makes a
+ * JWT an access token for this resource (its `typ`, no ID-token marks, its audience) is
+ * `token-shape.ts`; here: the signature, issuer, expiry and scopes. The result
  * is the SDK's `AuthInfo`; a refusal is one of the SDK's OAuth errors (`InvalidTokenError` …). Tokens are never logged or forwarded.
  */
 
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { createRemoteJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } from "jose";
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  type JWTPayload,
+  jwtVerify,
+} from "jose";
 import { CachedDiscovery } from "./discovery.js";
 import { Introspector } from "./introspection.js";
 import type { OAuthSettings } from "./settings.js";
 import { requireScopes, scopesOf, unavailable } from "./token-error.js";
+import { audienceProblem, idTokenMark, typProblem } from "./token-shape.js";
 
 export interface VerifierOptions {
   /** Minimum time between two JWKS refetches for an unknown `kid` (jose's cooldown); default 30 s. */
@@ -30,15 +40,9 @@ export interface TokenVerifier {
 const ASYMMETRIC = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 
-function claimMessage(error: errors.JWTClaimValidationFailed, resource: string): string {
-  switch (error.claim) {
-    case "aud":
-      return `the token is not for this resource (its audience must be ${resource})`;
-    case "nbf":
-      return "the token is not valid yet (nbf)";
-    default:
-      return `the token's ${error.claim} claim is not acceptable: ${error.reason}`;
-  }
+function claimMessage(error: errors.JWTClaimValidationFailed): string {
+  if (error.claim === "nbf") return "the token is not valid yet (nbf)";
+  return `the token's ${error.claim} claim is not acceptable: ${error.reason}`;
 }
 
 export function createTokenVerifier(
@@ -80,11 +84,16 @@ export function createTokenVerifier(
 
   async function verifyJwt(token: string): Promise<AuthInfo> {
     let unverified: JWTPayload;
+    let typ: unknown;
     try {
       unverified = decodeJwt(token);
+      typ = decodeProtectedHeader(token).typ;
     } catch {
       throw new InvalidTokenError("the token is not a readable JWT");
     }
+    // The header says what kind of token it is: refused before any key is fetched.
+    const notAccess = typProblem(typ, settings.strictJwt === true);
+    if (notAccess) throw new InvalidTokenError(notAccess);
     const { issuer, set } = await keySet();
     // Checked before the signature so that another issuer's token gets a clear answer and
     // costs no JWKS fetch for its unknown key id.
@@ -93,24 +102,17 @@ export function createTokenVerifier(
     }
     let payload: JWTPayload;
     try {
+      // The audience is checked below (`aud`, or Cognito's `client_id`), `typ` above.
       ({ payload } = await jwtVerify(token, set, {
         issuer,
-        audience: [resource, `${resource}/`],
         algorithms: ASYMMETRIC,
         clockTolerance: tolerance,
         requiredClaims: ["exp"],
-        // RFC 9068: a JWT access token says so, so an ID token cannot stand in for one.
-        typ: "at+jwt",
       }));
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw new InvalidTokenError("the token has expired");
-      if (error instanceof errors.JWTClaimValidationFailed && error.claim === "typ") {
-        throw new InvalidTokenError(
-          "the token is not an access token: its typ header must be at+jwt (RFC 9068); an ID token cannot call this server",
-        );
-      }
       if (error instanceof errors.JWTClaimValidationFailed) {
-        throw new InvalidTokenError(claimMessage(error, resource));
+        throw new InvalidTokenError(claimMessage(error));
       }
       if (error instanceof errors.JWKSNoMatchingKey) {
         throw new InvalidTokenError("the token is signed with a key the issuer does not publish");
@@ -126,11 +128,14 @@ export function createTokenVerifier(
       }
       throw new InvalidTokenError(`the token's signature does not verify (${error.code})`);
     }
+    const problem = idTokenMark(payload) ?? audienceProblem(payload, resource, settings.audiences ?? []);
+    if (problem) throw new InvalidTokenError(problem);
     const scopes = scopesOf(payload);
     requireScopes(scopes, settings.scopes);
     return {
       token,
-      clientId: String(payload.client_id ?? payload.azp ?? payload.sub ?? ""),
+      // RFC 9068 / Cognito `client_id`, OIDC `azp` (Keycloak, Auth0, Entra v2), Okta `cid`, Entra v1 `appid`.
+      clientId: String(payload.client_id ?? payload.azp ?? payload.cid ?? payload.appid ?? payload.sub ?? ""),
       scopes,
       expiresAt: payload.exp,
       resource: new URL(resource),
