@@ -71,3 +71,23 @@ describe("Introspector", () => {
     });
   });
 });
+
+describe("Introspector audience", () => {
+  it("takes the operator's accepted audiences, and a client_id among them only when aud is absent", async () => {
+    const accepted = { ...settings, scopes: [], audiences: ["app-client-1"] } as OAuthSettings;
+    const answers: Record<string, Record<string, unknown>> = {
+      named: active({ aud: "app-client-1" }),
+      "no-aud": active({ aud: undefined, client_id: "app-client-1" }),
+      elsewhere: active({ aud: "https://elsewhere.example/mcp", client_id: "app-client-1" }),
+    };
+    const { fetchImpl } = endpoint((token) => answers[token] as Record<string, unknown>);
+    const introspector = new Introspector(accepted, RESOURCE, fetchImpl);
+    await expect(introspector.check("named")).resolves.toMatchObject({ extra: { sub: "alice" } });
+    await expect(introspector.check("no-aud")).resolves.toMatchObject({ extra: { sub: "alice" } });
+    // A token that names another audience is not let in by its client_id.
+    await expect(introspector.check("elsewhere")).rejects.toThrow(/not for this resource/);
+    // Without the setting, a token without aud names no audience.
+    const plain = new Introspector(settings, RESOURCE, endpoint(() => answers["no-aud"] as never).fetchImpl);
+    await expect(plain.check("no-aud")).rejects.toThrow(/names no audience/);
+  });
+});

@@ -114,6 +114,13 @@ describe("what is refused whatever the provider", () => {
     expect(answer.json().error).toBe("insufficient_scope");
   });
 
+  it("a Cognito-shaped token that names another audience, though its client_id is accepted", async () => {
+    const token = await fake.providers.cognito!.access(servers.cognito.url, {
+      aud: "https://elsewhere.example/mcp",
+    });
+    await refused(servers.cognito.url, token, /not for this resource/);
+  });
+
   it("a Cognito access token (no aud) when its client id is not an accepted audience", async () => {
     const token = await fake.providers.cognito!.access(cognitoWithoutAudience.url);
     await refused(
