@@ -24,6 +24,7 @@ import {
   ListToolsRequestSchema,
   type MessageExtraInfo,
   PingRequestSchema,
+  ReadResourceRequestSchema,
   type RequestId,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -42,6 +43,7 @@ const SCHEMAS: Record<string, ParamsSchema> = {
   initialize: InitializeRequestSchema,
   ping: PingRequestSchema,
   "tools/list": ListToolsRequestSchema,
+  "resources/read": ReadResourceRequestSchema,
   "logging/setLevel": SetLevelRequestSchema,
   "tasks/get": GetTaskRequestSchema,
   "tasks/result": GetTaskPayloadRequestSchema,

@@ -80,6 +80,7 @@ describe("stdio protocol answers", () => {
     ["logging/setLevel", { level: "loud" }, "params.level"],
     ["tasks/get", {}, "params.taskId"],
     ["tasks/result", { taskId: 7 }, "params.taskId"],
+    ["resources/read", { uri: { nested: true } }, "params.uri"],
   ])("answers invalid params of %s with -32602 naming the field", async (method, params, field) => {
     const id = `bad-${method}`;
     server.send({ jsonrpc: "2.0", id, method, params });
