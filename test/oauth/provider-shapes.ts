@@ -28,7 +28,7 @@ export interface ShapedProvider {
   idToken(): Promise<string>;
 }
 
-type Key = { kid: string; privateKey: CryptoKey; jwk: JWK };
+type Key = { kid: string; privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"]; jwk: JWK };
 
 async function rsaKey(): Promise<Key> {
   const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
