@@ -38,6 +38,7 @@ import type { ServerExtension, ToolDefinition, ToolServices } from "../tools/too
 import { exposesTool, isToolset } from "../toolsets.js";
 import { CallRequestSchema } from "./call-request.js";
 import type { FairShare } from "./fair-share.js";
+import { DeferredJsonSchemaValidator } from "./json-schema-validator.js";
 import { createLogger, type ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
 import type { Runtime } from "./runtime.js";
@@ -123,7 +124,10 @@ function buildTimeList(config: Config): Tool[] | undefined {
   return undefined;
 }
 
-/** When a server with a build-time list loads its tools anyway if nothing asked for them (ms). */
+/**
+ * When a server with a build-time list loads its tools anyway, counted from the handshake's end,
+ * if the client has not listed them by then (ms).
+ */
 const WARM_AFTER_MS = 200;
 
 export function createServer(options: CreateServerOptions): WebDataServer {
@@ -132,6 +136,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   const logger = options.logger ?? createLogger({ redact, stderrLevel: options.stderrLevel });
   const ownStore = options.taskStore || options.taskWork ? undefined : new InMemoryTaskStore();
   const work = options.taskWork ?? new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));
+  const validator = new DeferredJsonSchemaValidator();
   const server = new Server(
     { name: SERVER_NAME, title: "Web Data", version: VERSION },
     {
@@ -144,6 +149,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       taskStore: work,
       taskMessageQueue: options.taskMessageQueue ?? new InMemoryTaskMessageQueue(),
       instructions: INSTRUCTIONS,
+      jsonSchemaValidator: validator,
     },
   );
   const detachLogger = logger.attach(server);
@@ -177,8 +183,12 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   };
   const initialized: Array<() => void> = [];
   let handshakeDone = false;
+  let warm: NodeJS.Timeout | undefined;
   server.oninitialized = () => {
     handshakeDone = true;
+    // Not earlier: loading the tools takes CPU the handshake and the first tools/list need
+    // (the build-time list answers without them; the first call waits for them).
+    warm ??= setTimeout(() => void runtime().catch(() => {}), WARM_AFTER_MS).unref();
     for (const fn of initialized.splice(0)) fn();
   };
   const closers: Array<() => void | Promise<void>> = [];
@@ -202,6 +212,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
           ownership: options.ownership,
           fairShare: options.fairShare,
           toolMap: tools,
+          validator,
           changed,
           beforeList: (promise) => void gates.push(promise),
           // The tools may load after the handshake: then it has happened already.
@@ -217,11 +228,9 @@ export function createServer(options: CreateServerOptions): WebDataServer {
         throw error;
       });
   // Without a build-time list the first tools/list needs them: start at once. With one, once the
-  // client has had it (or shortly after start, for a client that does not ask), so they are warm
-  // for the first call without slowing the handshake.
+  // client has had it (or shortly after the handshake, for a client that does not ask), so they
+  // are warm for the first call without slowing the handshake.
   if (!prelisted) void runtime().catch(() => {});
-  const warm = setTimeout(() => void runtime().catch(() => {}), WARM_AFTER_MS);
-  warm.unref();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     let tools = loaded || !prelisted ? undefined : prelisted;

@@ -5,6 +5,7 @@
  * the tool set — the configured toolsets plus the groups extensions set — and runs the calls.
  */
 import type { CallToolRequest, ReadResourceRequest } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { WebDataClient } from "../api/client.js";
 import type { ApiObserver } from "../api/observer.js";
 import type { Config } from "../config.js";
@@ -13,6 +14,7 @@ import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "
 import { callTool } from "./call-tool.js";
 import { clientOptionsFrom } from "./client-options.js";
 import type { FairShare } from "./fair-share.js";
+import type { DeferredJsonSchemaValidator } from "./json-schema-validator.js";
 import { listTools } from "./list-tools.js";
 import type { Logger, ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
@@ -34,6 +36,8 @@ export interface RuntimeInput {
   fairShare?: FairShare;
   /** Filled with the current tools by name. */
   toolMap: Map<string, ToolDefinition>;
+  /** The server's JSON Schema validator, given the SDK's Ajv provider here (off the start-up path). */
+  validator: DeferredJsonSchemaValidator;
   /** Called after the tool set changed (the server decides whether to notify the client). */
   changed(): void;
   beforeList(work: Promise<unknown>): void;
@@ -54,6 +58,7 @@ export interface Runtime {
 
 export function startRuntime(input: RuntimeInput): Runtime {
   const { config, logger } = input;
+  input.validator.use(new AjvJsonSchemaValidator());
   const client =
     input.client ??
     new WebDataClient({
