@@ -1,11 +1,36 @@
-// Peer MCP servers for the start-up comparison, installed on first use into bench/.peers (not a
-// dependency of the project; nothing of theirs is run but their own stdio entry point). Each is
-// spawned exactly as a client would, with a dummy key: initialize + tools/list need no network.
+// `node bench/run.mjs peers` (`npm run bench -- peers`): issue 33's table in one run, on one
+// machine — this server beside the peer MCP servers' published packages and the floor:
+// - spawn → `initialize` + `tools/list` answered (SDK client), median of BENCH_PEERS_SPAWNS (9),
+//   every server once per round (interleaved, so the host's load hits all alike); the floor is
+//   node itself answering both with canned JSON (bench/floor.mjs); with BENCH_BASELINE (a commit)
+//   or BENCH_BASELINE_CLI (a built dist/cli.js) also an older build of ours (bench/baseline.mjs);
+// - per-call overhead: `extract_page` over the raw API request it makes (the sandbox in a process
+//   of its own) beside Firecrawl's `firecrawl_scrape` over the raw `POST /v2/scrape` (a stub in a
+//   process of its own, bench/firecrawl-stub.mjs, serving the same page), both through the SDK
+//   client; median of BENCH_PEERS_CALLS (600) paired differences after a warm-up, all four calls
+//   taking turns.
+// The peers are installed on first use (npm, --ignore-scripts) into a folder under the OS temp
+// folder (BENCH_PEERS_DIR overrides), never into the project; nothing of theirs runs but their own
+// stdio entry point, with a dummy key. Bright Data's server asks api.brightdata.com for its zones
+// before it answers; that request is part of its start-up as a user meets it.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { request } from "undici";
+import { WebDataClient } from "../dist/api/client.js";
+import { baselineCli } from "./baseline.mjs";
+import { startFirecrawlStub } from "./firecrawl-stub.mjs";
+import { startSandboxProcess } from "./sandbox-process.mjs";
+import { median, printTable, round } from "./table.mjs";
 
-const DIR = fileURLToPath(new URL("./.peers/", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const FLOOR = fileURLToPath(new URL("./floor.mjs", import.meta.url));
+const KEY = "wdk_BENCHQZXJVKWPRTMNHG";
+const FIRECRAWL_KEY = "fc-bench0000000000000000";
 
 export const PEERS = [
   {
@@ -20,18 +45,37 @@ export const PEERS = [
     entry: "tavily-mcp/build/index.js",
     env: { TAVILY_API_KEY: "bench" },
   },
+  {
+    name: "firecrawl-mcp",
+    version: "3.26.0",
+    entry: "firecrawl-mcp/dist/index.js",
+    env: { FIRECRAWL_API_KEY: FIRECRAWL_KEY },
+  },
+  {
+    name: "@brightdata/mcp",
+    version: "2.11.3",
+    entry: "@brightdata/mcp/server.js",
+    env: { API_TOKEN: "bench" },
+  },
 ];
+
+function peersDir(env = process.env) {
+  if (env.BENCH_PEERS_DIR) return env.BENCH_PEERS_DIR;
+  const tag = PEERS.map((p) => `${p.name}@${p.version}`)
+    .join("+")
+    .replace(/[^A-Za-z0-9.@+-]/g, "_");
+  return join(env.TMPDIR || tmpdir(), `webdata-bench-peers-${tag.length > 80 ? tag.slice(0, 80) : tag}`);
+}
 
 /** The peers that are (or could now be) installed, each with the path of its entry point. */
 export function installedPeers() {
-  const missing = PEERS.filter((p) => !existsSync(`${DIR}node_modules/${p.entry}`));
+  const dir = peersDir();
+  const missing = PEERS.filter((p) => !existsSync(join(dir, "node_modules", p.entry)));
   if (missing.length > 0) {
-    mkdirSync(DIR, { recursive: true });
-    if (!existsSync(`${DIR}package.json`))
-      writeFileSync(`${DIR}package.json`, '{"name":"bench-peers","private":true}\n');
-    process.stderr.write(
-      `bench: installing peers ${missing.map((p) => p.name).join(", ")} into bench/.peers\n`,
-    );
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(join(dir, "package.json")))
+      writeFileSync(join(dir, "package.json"), '{"name":"bench-peers","private":true}\n');
+    process.stderr.write(`bench: installing peers ${missing.map((p) => p.name).join(", ")} into ${dir}\n`);
     spawnSync(
       "npm",
       [
@@ -41,11 +85,160 @@ export function installedPeers() {
         "--ignore-scripts",
         ...missing.map((p) => `${p.name}@${p.version}`),
       ],
-      { cwd: DIR, stdio: ["ignore", "ignore", "inherit"] },
+      { cwd: dir, stdio: ["ignore", "ignore", "inherit"] },
     );
   }
-  return PEERS.filter((p) => existsSync(`${DIR}node_modules/${p.entry}`)).map((p) => ({
+  return PEERS.filter((p) => existsSync(join(dir, "node_modules", p.entry))).map((p) => ({
     ...p,
-    path: `${DIR}node_modules/${p.entry}`,
+    path: join(dir, "node_modules", p.entry),
   }));
+}
+
+/** An SDK client over stdio to `node file` with `env`. */
+async function connect(file, env) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [file],
+    env: { ...getDefaultEnvironment(), ...env },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "bench", version: "0" });
+  await client.connect(transport);
+  return client;
+}
+
+/** Spawn → initialize + tools/list answered, one run, in ms. */
+async function spawnToList(file, env) {
+  const t0 = performance.now();
+  const client = await connect(file, env);
+  await client.listTools();
+  const ms = performance.now() - t0;
+  await client.close();
+  return ms;
+}
+
+async function startup(sandbox, peers, baseline) {
+  const rounds = Number(process.env.BENCH_PEERS_SPAWNS ?? 9);
+  const ourEnv = { WEBDATA_BASE_URL: sandbox.url, WEBDATA_API_KEY: KEY };
+  const servers = [
+    { name: "floor (node answering with canned JSON)", file: FLOOR, env: {} },
+    { name: "web-data-mcp (this build)", file: CLI, env: ourEnv },
+    ...(baseline ? [{ name: `web-data-mcp (${baseline.label})`, file: baseline.cli, env: ourEnv }] : []),
+    ...peers.map((p) => ({ name: `${p.name} ${p.version}`, file: p.path, env: p.env })),
+  ];
+  const times = servers.map(() => []);
+  for (let i = 0; i < rounds; i++) {
+    for (const [j, s] of servers.entries()) {
+      times[j].push(await spawnToList(s.file, s.env).catch(() => Number.NaN));
+    }
+  }
+  const medians = times.map((t) => median(t.filter((x) => !Number.isNaN(x))));
+  const floor = medians[0];
+  return servers.map((s, j) => ({
+    metric: `spawn → initialize + tools/list, median of ${rounds}: ${s.name}`,
+    value: medians[j],
+    unit: "ms",
+    compare: j === 0 ? "the floor" : `${round(medians[j] / floor)} × the floor (${round(floor)} ms)`,
+    target: j === 1 ? "≤ 1.5 × the floor" : "",
+    ok: j === 1 ? medians[j] <= 1.5 * floor : undefined,
+  }));
+}
+
+/** Median times of each call and of each (mcp − raw) pair, every call of a round taking turns. */
+async function pairedOverheads(cases, calls, warmUp) {
+  const fns = cases.flatMap((c) => [c.mcp, c.raw]);
+  const times = fns.map(() => []);
+  for (let i = 0; i < warmUp + calls; i++) {
+    const order = i % 2 ? fns.map((_, k) => k) : fns.map((_, k) => fns.length - 1 - k);
+    for (const k of order) {
+      const t0 = performance.now();
+      await fns[k]();
+      if (i >= warmUp) times[k].push(performance.now() - t0);
+    }
+  }
+  return cases.map((c, j) => {
+    const mcp = times[2 * j];
+    const raw = times[2 * j + 1];
+    return { ...c, mcpMs: median(mcp), rawMs: median(raw), overhead: median(mcp.map((t, i) => t - raw[i])) };
+  });
+}
+
+async function overhead(peers) {
+  const firecrawl = peers.find((p) => p.name === "firecrawl-mcp");
+  const sandbox = await startSandboxProcess({ key: KEY });
+  const page = `${sandbox.siteUrl}/`;
+  // The raw request through the project's own API client (≈ 0.01 ms over raw undici: the client group).
+  const api = new WebDataClient({ baseUrl: sandbox.url, apiKey: KEY, maxRps: 1_000_000 });
+  const rawOurs = () => api.extract({ url: page, render: false, formats: ["markdown"] });
+  const markdown = String((await rawOurs()).data?.markdown ?? "");
+  const stub = await startFirecrawlStub(markdown);
+  const ours = await connect(CLI, {
+    WEBDATA_BASE_URL: sandbox.url,
+    WEBDATA_API_KEY: KEY,
+    WEBDATA_MAX_RPS: "1000000",
+  });
+  const theirs = firecrawl
+    ? await connect(firecrawl.path, { ...firecrawl.env, FIRECRAWL_API_URL: stub.url })
+    : undefined;
+  const checked = (client, name, args) => async () => {
+    const r = await client.callTool({ name, arguments: args });
+    if (r.isError) throw new Error(`${name}: ${r.content?.[0]?.text}`);
+  };
+  const cases = [
+    { name: "web-data-mcp extract_page", mcp: checked(ours, "extract_page", { url: page }), raw: rawOurs },
+  ];
+  if (theirs) {
+    cases.push({
+      name: `firecrawl-mcp ${firecrawl.version} firecrawl_scrape`,
+      mcp: checked(theirs, "firecrawl_scrape", { url: page }),
+      raw: async () => {
+        const res = await request(`${stub.url}/v2/scrape`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${FIRECRAWL_KEY}`, "content-type": "application/json" },
+          body: JSON.stringify({ url: page, formats: ["markdown"] }),
+        });
+        return res.body.json();
+      },
+    });
+  }
+  try {
+    const calls = Number(process.env.BENCH_PEERS_CALLS ?? 600);
+    const results = await pairedOverheads(cases, calls, Math.min(300, calls));
+    const peer = results[1];
+    return results.map((r, j) => ({
+      metric: `per-call overhead over the raw request, median of ${calls} paired differences: ${r.name}`,
+      value: r.overhead,
+      unit: "ms",
+      compare: `MCP ${round(r.mcpMs)} ms vs raw ${round(r.rawMs)} ms${j === 0 && peer ? `; ${round(r.overhead / peer.overhead)} × firecrawl's` : ""}`,
+      target: j === 0 ? "≤ 1 ms and ≤ 0.4 × firecrawl's" : "",
+      ok: j === 0 ? r.overhead <= 1 && (!peer || r.overhead <= 0.4 * peer.overhead) : undefined,
+    }));
+  } finally {
+    await ours.close();
+    await theirs?.close();
+    await stub.close();
+    await api.close();
+    await sandbox.close();
+  }
+}
+
+export async function run() {
+  const peers = installedPeers();
+  const baseline = process.env.BENCH_BASELINE_CLI
+    ? baselineCli("HEAD")
+    : process.env.BENCH_BASELINE
+      ? baselineCli(process.env.BENCH_BASELINE)
+      : undefined;
+  const sandbox = await startSandboxProcess({ key: KEY });
+  let rows;
+  try {
+    rows = await startup(sandbox, peers, baseline);
+  } finally {
+    await sandbox.close();
+  }
+  return [...rows, ...(await overhead(peers))];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  printTable((await run()).map((r) => ({ group: "peers", ...r })));
 }

@@ -18,6 +18,7 @@ const GROUPS = [
   "attack",
   "tokens",
   "generations",
+  "peers",
 ];
 const modules = GROUPS.filter((m) => only.length === 0 || only.includes(m));
 const unknown = only.filter((m) => !modules.includes(m));
