@@ -125,8 +125,8 @@ function buildTimeList(config: Config): Tool[] | undefined {
 }
 
 /**
- * When a server with a build-time list loads its tools anyway, counted from the handshake's end,
- * if the client has not listed them by then (ms).
+ * When a server with a build-time list loads its tools if no call has yet, counted from the
+ * handshake's end or the first tools/list, whichever comes first (ms).
  */
 const WARM_AFTER_MS = 200;
 
@@ -184,11 +184,14 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   const initialized: Array<() => void> = [];
   let handshakeDone = false;
   let warm: NodeJS.Timeout | undefined;
+  const warmSoon = () => {
+    warm ??= setTimeout(() => void runtime().catch(() => {}), WARM_AFTER_MS).unref();
+  };
   server.oninitialized = () => {
     handshakeDone = true;
     // Not earlier: loading the tools takes CPU the handshake and the first tools/list need
     // (the build-time list answers without them; the first call waits for them).
-    warm ??= setTimeout(() => void runtime().catch(() => {}), WARM_AFTER_MS).unref();
+    warmSoon();
     for (const fn of initialized.splice(0)) fn();
   };
   const closers: Array<() => void | Promise<void>> = [];
@@ -234,7 +237,9 @@ export function createServer(options: CreateServerOptions): WebDataServer {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     let tools = loaded || !prelisted ? undefined : prelisted;
-    if (tools) setImmediate(() => void runtime().catch(() => {}));
+    // Answered from the build-time list: the tools load shortly after, not while the client is
+    // still reading this answer (a call in the meantime loads them at once).
+    if (tools) warmSoon();
     else {
       const rt = await runtime();
       if (gates.length > 0) await Promise.allSettled(gates);
