@@ -138,13 +138,13 @@ export const getTask = defineTool({
   name: "get_task",
   title: "Get task, batch or crawl",
   description:
-    "State and results of a task, batch or crawl (one id): resumes a long tool's handle; offset reads on where a result was cut. No id: your recent tasks (or crawls).",
+    "State and results of a task, batch or crawl (one id): resumes a long tool's handle; offset reads on past a cut. No id: recent tasks or crawls.",
   toolset: "tasks",
   examples: [{ task_id: "00000000-0000-4000-a000-000000000001" }, { limit: 10 }],
   input: {
-    task_id: idArg.optional().describe("From an earlier result"),
-    batch_id: idArg.optional().describe("From an earlier result"),
-    crawl_id: idArg.optional().describe("From an earlier result"),
+    task_id: idArg.optional().describe("From a result"),
+    batch_id: idArg.optional().describe("From a result"),
+    crawl_id: idArg.optional().describe("From a result"),
     offset: offsetArg.describe("Chars (page) or items (batch, crawl, map) to skip"),
     max_chars: maxCharsArg,
     list: z.enum(["tasks", "crawls"]).default("tasks").describe("No id: what to list"),

@@ -34,10 +34,7 @@ export const runTemplate = defineTool({
   ],
   input: {
     template: z.string().min(1).describe("Template name"),
-    params: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe("The template's params; omit to see its input schema"),
+    params: z.record(z.string(), z.unknown()).optional().describe("The template's params"),
     inputs: z
       .array(z.strictObject({ params: z.record(z.string(), z.unknown()).describe("This run's params") }))
       .min(1)
