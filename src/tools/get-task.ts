@@ -145,7 +145,7 @@ export const getTask = defineTool({
     task_id: idArg.optional().describe("From a result"),
     batch_id: idArg.optional().describe("From a result"),
     crawl_id: idArg.optional().describe("From a result"),
-    offset: offsetArg.describe("Chars (page) or items (batch, crawl, map) to skip"),
+    offset: offsetArg.describe("Chars (page) or items (list) to skip"),
     max_chars: maxCharsArg,
     list: z.enum(["tasks", "crawls"]).default("tasks").describe("No id: what to list"),
     cursor: z.string().min(1).max(500).optional().describe("No id: next_cursor of the last list"),

@@ -66,6 +66,7 @@ async function searchOnce(args: Args, ctx: ToolContext) {
     status: string;
     results: Item[];
     sections?: Record<string, unknown>;
+    content?: string;
     chars?: number;
     warnings?: string[];
   } = {
@@ -80,6 +81,7 @@ async function searchOnce(args: Args, ctx: ToolContext) {
     const body = response.data.markdown ?? response.data.html;
     if (body) {
       const part = clip(body, max_chars);
+      structured.content = part.text;
       structured.chars = part.text.length;
       lines.push("No parsed results; page text:", part.text);
     } else {
@@ -116,7 +118,8 @@ export const serpSearch = defineTool({
     status: z.string().describe("The SERP status; a batch: done or pending"),
     results: z.array(resultItem.extend({ query: z.string().optional() })).optional(),
     sections: z.record(z.string(), z.unknown()).optional(),
-    chars: z.number().optional().describe("No parsed results: characters of the page text in the text"),
+    content: z.string().optional().describe("No parsed results: the page text, as in the text"),
+    chars: z.number().optional().describe("Characters of content"),
     warnings: z.array(z.string()).optional(),
     batch_id: z.string().optional(),
     state: z.string().optional(),
