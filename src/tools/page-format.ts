@@ -3,7 +3,7 @@
  * `max_chars` with the `get_task` call that reads on, headers, a capped link list, and
  * screenshots as PNG image content. The page reaches every model: a framework hands its model
  * the text (AI SDK, OpenAI Agents, Mastra's agent), both parts (LangChain, Gemini) or, where it
- * has no text to hand, the structured content as JSON (Mastra with a restored result, VS Code),
+ * has no text to hand, the structured content as JSON (a Mastra result restored from JSON),
  * so the body (cut as in the text) is in both; what is not the page's own words stays in one
  * part only: headers and links in the text (their counts in `structuredContent`), the URL, ids,
  * lengths and offsets in `structuredContent` (the URL heads the text too).

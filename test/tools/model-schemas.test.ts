@@ -12,9 +12,9 @@ import { BUILTIN_AGENTS } from "../../src/sandbox/agents/definitions.js";
 import { generatedAgents } from "../../src/sandbox/agents/generated.js";
 import { listTools } from "../../src/server/list-tools.js";
 import { inputJsonSchema } from "../../src/server/tool-schemas.js";
-import { SAID_MAX_LENGTH } from "../../src/tools/schema-text.js";
 import { defineAgentTool } from "../../src/tools/agent-tool.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
+import { SAID_MAX_LENGTH } from "../../src/tools/schema-text.js";
 
 type Json = Record<string, any>;
 
