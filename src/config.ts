@@ -16,6 +16,11 @@ export interface Config {
   /** Basic credential `user:pass` for the legacy endpoint. */
   legacyAuth?: string;
   toolsets: Toolset[];
+  /**
+   * `WEBDATA_TOOLSETS` named the toolsets (or `all`): each comes whole, its opt-in tools
+   * (`generate_template`) included. Unset: the default set, which leaves those out.
+   */
+  toolsetsNamed?: boolean;
   /** `WEBDATA_READ_ONLY`: only tools that read (no account writes, no billable work beyond a read). */
   readOnly?: boolean;
   agentTools: string[];
@@ -357,12 +362,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment(), flags:
       `WEBDATA_BASE_URL ends in /${version[1]}, but the tools add /v1 and /v2 themselves; set it to the service host without the version`,
     );
   }
-  const toolsets = parseToolsets(
-    get(flags.toolsets, "WEBDATA_TOOLSETS"),
-    legacyAuth,
-    sandbox || legacyBaseUrl !== undefined,
-    notes,
-  );
+  const toolsetsRaw = get(flags.toolsets, "WEBDATA_TOOLSETS");
+  const toolsets = parseToolsets(toolsetsRaw, legacyAuth, sandbox || legacyBaseUrl !== undefined, notes);
 
   const proxy = readProxy(env);
   return {
@@ -371,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment(), flags:
     legacyBaseUrl,
     legacyAuth,
     toolsets,
+    ...(parseList(toolsetsRaw)?.length ? { toolsetsNamed: true } : {}),
     ...(parseFlag("WEBDATA_READ_ONLY", env.WEBDATA_READ_ONLY) ? { readOnly: true } : {}),
     agentTools,
     waitMs: parseNumber("WEBDATA_WAIT_MS", get(flags.waitMs, "WEBDATA_WAIT_MS"), DEFAULT_WAIT_MS, true, 0),

@@ -20,7 +20,7 @@ Options (each overrides the environment variable of the same meaning):
   --sandbox              run against the built-in sandbox; no key needed
   --base-url URL         WEBDATA_BASE_URL
   --legacy-base-url URL  WEBDATA_LEGACY_BASE_URL
-  --toolsets LIST        WEBDATA_TOOLSETS (comma list or all; default search,extract,agents,crawl,health,tasks)
+  --toolsets LIST        WEBDATA_TOOLSETS (comma list or all; default search,extract,templates,agents,crawl,health,tasks,jobs)
   --agent-tools LIST     WEBDATA_AGENT_TOOLS
   --wait-ms N            WEBDATA_WAIT_MS (default 50000)
   --max-rps N            WEBDATA_MAX_RPS (default 83)

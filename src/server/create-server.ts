@@ -106,7 +106,7 @@ const INSTRUCTIONS =
 /** The build-time list (dist/tool-list.json) for this configuration, when it is there and current. */
 function buildTimeList(config: Config): Tool[] | undefined {
   for (const rel of ["./tool-list.json", "../tool-list.json"]) {
-    let file: { version?: unknown; tools?: Array<{ toolset: string; tool: Tool }> };
+    let file: { version?: unknown; tools?: Array<{ toolset: string; optIn?: boolean; tool: Tool }> };
     try {
       file = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8"));
     } catch {
@@ -117,7 +117,11 @@ function buildTimeList(config: Config): Tool[] | undefined {
       .filter(
         (t) =>
           isToolset(t.toolset) &&
-          exposesTool(config, { toolset: t.toolset, readOnly: t.tool.annotations?.readOnlyHint === true }),
+          exposesTool(config, {
+            toolset: t.toolset,
+            readOnly: t.tool.annotations?.readOnlyHint === true,
+            optIn: t.optIn,
+          }),
       )
       .map((t) => t.tool);
   }

@@ -36,7 +36,7 @@ const STRICT_FORMATS = new Set([
 /** Kept as they are; everything else is rebuilt below, said in the description, or left out. */
 const KEPT = ["type", "enum", "const"] as const;
 
-const JSON_TEXT_NOTE = 'JSON object text, e.g. {"name": "value"}';
+const JSON_TEXT_NOTE = "JSON object text";
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -77,7 +77,7 @@ function objectMembers(node: Json): Json {
         return [name, required.includes(name) ? converted : nullable(converted)];
       }),
     ),
-    required: Object.keys(properties).filter((name) => required.includes(name)),
+    ...(required.length > 0 ? { required: Object.keys(properties).filter((n) => required.includes(n)) } : {}),
   };
 }
 

@@ -4,8 +4,9 @@
  * API takes as it is (./input-schema.ts: OpenAI strict, Gemini, MCP). The output schema is
  * compacted: without `$schema`, `propertyNames` of records, zod's implicit safe-integer bounds,
  * `type: "string"` beside an enum of strings (the enum already says it), `additionalProperties:
- * false`, descriptions and structure below the top-level members (their types stay; the
- * structured content itself carries the rest). Every tool's list entry costs tokens in every
+ * false`, descriptions, and anything but an enum below the top-level members: their names and
+ * closed value sets stay, their types and structure are in the structured content itself (issue
+ * 29: 313 of the default list's tokens). Every tool's list entry costs tokens in every
  * conversation; this keeps the whole list small without touching the zod schemas arguments and
  * results are checked with.
  */
@@ -30,19 +31,15 @@ function prune(schema: unknown, depth = 0): unknown {
   if (Array.isArray(schema)) return schema.map((s) => prune(s, depth));
   if (typeof schema !== "object" || schema === null) return schema;
   const node = schema as Json;
-  if (depth >= OUTPUT_DEPTH) {
-    const kept: Json = {};
-    if (node.type !== undefined && !(node.type === "string" && isStringEnum(node.enum)))
-      kept.type = node.type;
-    if (node.enum !== undefined) kept.enum = node.enum;
-    return kept;
-  }
+  if (depth >= OUTPUT_DEPTH) return node.enum !== undefined ? { enum: node.enum } : {};
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "$schema" || key === "propertyNames") continue;
     if (key === "type" && value === "string" && isStringEnum(node.enum)) continue;
     if (key === "additionalProperties" && value === false) continue;
     if (key === "description") continue;
+    // Which members are always there is the structured content's business, not the model's.
+    if (key === "required" && depth === 0) continue;
     // zod's integer bounds when none was given, and "anything" for record values: defaults.
     if ((key === "minimum" || key === "maximum") && Math.abs(value as number) === Number.MAX_SAFE_INTEGER)
       continue;

@@ -24,7 +24,8 @@ export const pagesOutputShape = {
     .describe("Per page: task_id, status_code, items added to the merged arrays"),
   failures: z.array(z.looseObject({ page: z.number(), error: z.string() })).optional(),
   tasks: z.array(z.looseObject({ page: z.number(), task_id: z.string() })).optional(),
-  chars: z.number().optional().describe("Characters of the page bodies in the text"),
+  content: z.string().optional().describe("formats: the page bodies, cut at max_chars as in the text"),
+  chars: z.number().optional().describe("Characters of content"),
   notes: z.array(z.string()).optional(),
 };
 

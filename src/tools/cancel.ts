@@ -35,7 +35,7 @@ export const cancel = defineTool({
     crawl_id: z.string().min(1).optional().describe("Crawl to stop"),
     run_id: z.string().min(1).optional().describe("Job run to stop"),
     job_id: z.string().min(1).optional().describe("The run's job (API generation 1)"),
-    task_id: z.string().min(1).optional().describe("MCP task to stop (taskId of a task-augmented call)"),
+    task_id: z.string().min(1).optional().describe("MCP task to stop (its taskId)"),
   },
   output: {
     kind: z.enum(["crawl", "job_run", "task"]),

@@ -46,8 +46,7 @@ type Entry = {
 export const checkDomainHealth = defineTool({
   name: "check_domain_health",
   title: "Check domain health",
-  description:
-    "How well requests to these sites succeed now (status, success rate, recent windows); include_driver adds the recommended driver, antibot systems and whether rendering is needed.",
+  description: "How well requests to these sites succeed now: status, success rate, recent windows.",
   toolset: "health",
   examples: [
     { domains: ["example.com"] },
@@ -58,7 +57,9 @@ export const checkDomainHealth = defineTool({
     include_driver: z
       .boolean()
       .default(false)
-      .describe(`Driver knowledge too (up to ${MAX_DRIVER_DOMAINS} domains)`),
+      .describe(
+        `Also the recommended driver, antibot systems, whether to render (up to ${MAX_DRIVER_DOMAINS} domains)`,
+      ),
   },
   output: {
     domains: z

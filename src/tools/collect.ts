@@ -13,23 +13,27 @@ import { succeeded } from "../async/states.js";
 import { pageUri, type ToolLink } from "./resources.js";
 import { clip, plural } from "./result.js";
 
-/** One task of a batch or crawl, as listed in `structuredContent` (its body is in the text or a link). */
+/** One task of a batch or crawl, as listed in `structuredContent` (its body inline, or a link). */
 export const taskItem = z.object({
   task_id: z.string(),
   url: z.string().optional(),
   state: z.string(),
   status_code: z.number().optional(),
-  chars: z.number().optional().describe("Characters of its body in the text"),
+  content: z.string().optional().describe("The inline page's body, as in the text"),
+  chars: z.number().optional().describe("Characters of content"),
   total_chars: z.number().optional(),
   error: z.string().optional(),
 });
-/** One collected task: the listed members and, for the text or its link, its body and type. */
-export type TaskItem = z.infer<typeof taskItem> & { content?: string; mimeType?: string };
+/** One collected task: the listed members and, for the text or its link, its body's type. */
+export type TaskItem = z.infer<typeof taskItem> & { mimeType?: string };
 
-/** Items as `structuredContent` lists them: bodies are in the text, not twice. */
+/**
+ * Items as `structuredContent` lists them: the inline page's body (the one in the text, for a
+ * framework that hands its model the structured content only); the others are links in both.
+ */
 export const listedItems = (items: readonly TaskItem[]): z.infer<typeof taskItem>[] =>
-  items.map(({ content, mimeType: _m, ...rest }) =>
-    content === undefined ? rest : { ...rest, chars: content.length },
+  items.map(({ mimeType: _m, ...rest }) =>
+    rest.content === undefined ? rest : { ...rest, chars: rest.content.length },
   );
 
 /** `structuredContent`'s count of pages given as links. */

@@ -14,7 +14,7 @@ export const crawlSite = defineTool({
   name: "crawl_site",
   title: "Crawl a site",
   description:
-    "Crawl a site from a start URL following links; returns each page's URL and Markdown as far as max_chars allows. For URLs only use map_site.",
+    "Crawl a site from a start URL, following links: each page's URL and Markdown. For URLs only, use map_site.",
   toolset: "crawl",
   examples: [{ url: "https://example.com/", limit: 5, max_chars: 3000 }],
   input: {

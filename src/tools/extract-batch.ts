@@ -15,7 +15,7 @@ export const LIST_LIMIT = 50;
 
 const options = {
   render: z.boolean().optional().describe("Run JavaScript first (slower)"),
-  formats: z.array(z.enum(EXTRACT_FORMATS)).min(1).optional().describe("What to return of each page"),
+  formats: z.array(z.enum(EXTRACT_FORMATS)).min(1).optional().describe("What to return"),
   country: z.string().length(2).optional().describe("ISO alpha-2"),
 };
 const item = z.strictObject({ url: urlArg, ...options });
@@ -52,10 +52,10 @@ export const extractBatch = defineTool({
   ],
   input: {
     inputs: z
-      .array(z.looseObject({ url: urlArg.describe("The page's absolute http(s) URL") }))
+      .array(z.looseObject({ url: urlArg.describe("Absolute http(s) URL") }))
       .min(1)
       .max(1000)
-      .describe("Each {url}, optionally overriding shared_inputs members"),
+      .describe("Each {url}, may override shared_inputs"),
     shared_inputs: z.strictObject(options).optional().describe("Options for every item"),
     max_chars: maxCharsArg,
   },

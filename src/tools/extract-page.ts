@@ -25,7 +25,7 @@ export const extractPage = defineTool({
     { url: "https://example.com/", formats: ["markdown", "links"], max_chars: 2000 },
   ],
   input: {
-    url: urlArg.describe("The page's absolute http(s) URL"),
+    url: urlArg.describe("Absolute http(s) URL"),
     render: z.boolean().default(false).describe("Run JavaScript first (slower)"),
     formats: z
       .array(z.enum(EXTRACT_FORMATS))

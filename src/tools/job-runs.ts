@@ -31,8 +31,7 @@ const idArg = () => z.string().trim().min(1).max(200);
 export const jobRuns = defineTool({
   name: "job_runs",
   title: "Job runs and artifacts",
-  description:
-    "Recurring jobs: no id lists jobs; job_id its runs; run_id a run and its artifacts; run_id + artifact_id a download URL (preview: first rows).",
+  description: "Runs and artifacts of recurring jobs; no id lists the jobs.",
   toolset: "jobs",
   examples: [{ job_id: "job_daily_prices", limit: 5 }],
   input: {

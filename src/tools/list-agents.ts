@@ -43,7 +43,7 @@ export const listAgents = defineTool({
   name: "list_agents",
   title: "List agents",
   description:
-    "Find pre-built extraction agents by text (site, vertical, purpose) or owner. Pass name to get that agent's params, with examples, before run_agent.",
+    "Find pre-built extraction agents by site, vertical or purpose; name gives one agent's params and an example call for run_agent.",
   toolset: "agents",
   examples: [{ query: "product" }, { name: "ecommerce_product_page" }],
   input: {

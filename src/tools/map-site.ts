@@ -59,11 +59,11 @@ const linkUrls = (answer: MapResponse) =>
 export const mapSite = defineTool({
   name: "map_site",
   title: "Map a site's URLs",
-  description: "List the URLs of a site (its map) without fetching their content. Use before extract_batch.",
+  description: "List a site's URLs (its map) without their content. Use before extract_batch.",
   toolset: "crawl",
   examples: [{ url: "https://example.com/", limit: 20 }],
   input: {
-    url: urlArg.describe("The site's absolute http(s) URL"),
+    url: urlArg.describe("Site URL"),
     limit: z.number().int().min(1).max(5000).optional().describe("Max URLs"),
     max_chars: maxCharsArg,
   },

@@ -1,10 +1,12 @@
 /**
  * Shapes one task result (a fetched page) for a model: the Markdown (or HTML) body clipped at
  * `max_chars` with the `get_task` call that reads on, headers, a capped link list, and
- * screenshots as PNG image content. A page is paid for once: the body, headers and links are in
- * the text only; `structuredContent` carries what a program needs to find and page through them
- * (URL, task id, status, lengths, offsets, counts), so a client that forwards both (LangChain,
- * Gemini) does not carry the page twice.
+ * screenshots as PNG image content. The page reaches every model: a framework hands its model
+ * the text (AI SDK, OpenAI Agents, Mastra's agent), both parts (LangChain, Gemini) or, where it
+ * has no text to hand, the structured content as JSON (a Mastra result restored from JSON),
+ * so the body (cut as in the text) is in both; what is not the page's own words stays in one
+ * part only: headers and links in the text (their counts in `structuredContent`), the URL, ids,
+ * lengths and offsets in `structuredContent` (the URL heads the text too).
  */
 import { z } from "zod";
 import type { TaskResult } from "../api/schemas.js";
@@ -22,7 +24,8 @@ export const pageShape = {
     .enum(["markdown", "html", "none"])
     .optional()
     .describe("The body's format (the body is in the text)"),
-  chars: z.number().optional().describe("Characters of the body in the text"),
+  content: z.string().optional().describe("The body, cut at max_chars as in the text"),
+  chars: z.number().optional().describe("Characters of content"),
   total_chars: z.number().optional(),
   next_offset: z.number().optional().describe("Pass as offset to get_task to read on"),
   headers_count: z.number().optional().describe("Response headers listed in the text"),
@@ -35,6 +38,7 @@ export interface ShapedPage {
     task_id?: string;
     status_code?: number;
     format: "markdown" | "html" | "none";
+    content?: string;
     chars?: number;
     total_chars?: number;
     next_offset?: number;
@@ -81,7 +85,9 @@ export function shapePage(result: TaskResult, maxChars: number, offset = 0): Sha
     structured.total_chars = part.total_chars;
     if (offset > 0) lines.push(`(from offset ${offset} of ${part.total_chars})`);
     // A body that opens with blank or space-only lines would start the result with one.
-    lines.push("", offset === 0 ? part.text.replace(/^(?:[ \t]*\n)+/, "") : part.text);
+    const shown = offset === 0 ? part.text.replace(/^(?:[ \t]*\n)+/, "") : part.text;
+    structured.content = shown;
+    lines.push("", shown);
     if (part.next_offset !== undefined) {
       structured.next_offset = part.next_offset;
       lines.push("", readOnHint(taskId, part.next_offset, maxChars));

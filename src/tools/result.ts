@@ -22,7 +22,7 @@ export const maxCharsArg = z
   .min(200)
   .max(40_000)
   .default(DEFAULT_MAX_CHARS)
-  .describe("Most characters of text to return");
+  .describe("Max text chars");
 
 export const offsetArg = z.number().int().min(0).default(0);
 

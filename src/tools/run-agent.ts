@@ -66,7 +66,8 @@ function shape(name: string, run: MergedRun, maxChars: number, notes: string[]) 
     lines.push(`… (${json.total_chars} chars in all; the full data is in structuredContent)`);
   if (run.content) {
     const body = clip(run.content, maxChars);
-    // The page bodies are in the text only (a page is paid for once).
+    // In both parts: a framework hands its model one or the other (src/tools/page-format.ts).
+    structured.content = body.text;
     structured.chars = body.text.length;
     lines.push("", body.text);
   }

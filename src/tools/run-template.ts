@@ -34,10 +34,7 @@ export const runTemplate = defineTool({
   ],
   input: {
     template: z.string().min(1).describe("Template name"),
-    params: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe("The template's params; omit to see its input schema"),
+    params: z.record(z.string(), z.unknown()).optional().describe("The template's params"),
     inputs: z
       .array(z.strictObject({ params: z.record(z.string(), z.unknown()).describe("This run's params") }))
       .min(1)
@@ -48,8 +45,8 @@ export const runTemplate = defineTool({
     localization: z.boolean().optional().describe("Localize the run"),
     version: z.number().int().min(1).optional().describe("Default: latest"),
     list_versions: z.boolean().default(false).describe("List the template's versions instead"),
-    limit: z.number().int().min(1).max(200).default(20).describe("list_versions: versions per page"),
-    offset: z.number().int().min(0).default(0).describe("list_versions: versions to skip"),
+    limit: z.number().int().min(1).max(200).default(20).describe("Versions per page"),
+    offset: z.number().int().min(0).default(0).describe("Versions to skip"),
     max_chars: maxCharsArg,
   },
   output: {
@@ -59,7 +56,8 @@ export const runTemplate = defineTool({
     task_id: z.string().optional(),
     batch_id: z.string().optional(),
     parsing: z.unknown().optional(),
-    chars: z.number().optional().describe("Characters of the page body in the text"),
+    content: z.string().optional().describe("formats: the page body, cut at max_chars as in the text"),
+    chars: z.number().optional().describe("Characters of content"),
     results: z
       .array(z.looseObject({ index: z.number(), state: z.string() }))
       .optional()
@@ -154,8 +152,9 @@ function single(
   ];
   const body = result.data?.markdown ?? result.data?.html;
   if (body) {
-    // The page body is in the text only (a page is paid for once).
+    // In both parts: a framework hands its model one or the other (src/tools/page-format.ts).
     const text = clip(body, maxChars).text;
+    structured.content = text;
     structured.chars = text.length;
     lines.push("", text);
   }

@@ -46,12 +46,36 @@ export function boundsText(node: Json): string | undefined {
 
 const show = (v: unknown) => JSON.stringify(v);
 
-/** What a description adds: bounds, then the default and an example ("1–100, default 10"). */
+/** Longest string cap a listing says: a model may meet it (a name); a longer one (an id, a query) it does not. */
+export const SAID_MAX_LENGTH = 100;
+
+/**
+ * The bounds a listing says: all but a string's "non-empty", a string cap over `SAID_MAX_LENGTH`
+ * and a count's lower bound 0 (words in every listing that no model call meets; the server still
+ * names them when one does).
+ */
+function listedBounds(node: Json): string | undefined {
+  const types = typesOf(node);
+  if (types.includes("string")) {
+    const min = num(node.minLength);
+    const max = num(node.maxLength);
+    if (max === undefined || (max > SAID_MAX_LENGTH && min !== max))
+      return min !== undefined && min > 1 ? range(min, undefined, "characters") : undefined;
+  }
+  if (types.includes("integer") && num(node.minimum) === 0 && num(node.maximum) === undefined)
+    return undefined;
+  return boundsText(node);
+}
+
+/**
+ * What a description adds: bounds, then the default and an example ("1–100, default 10"). A
+ * flag's default `false` goes unsaid: a flag left out is off.
+ */
 export function limitsText(node: Json): string | undefined {
   const parts: string[] = [];
-  const bounds = boundsText(node);
+  const bounds = listedBounds(node);
   if (bounds) parts.push(bounds);
-  if (node.default !== undefined) parts.push(`default ${show(node.default)}`);
+  if (node.default !== undefined && node.default !== false) parts.push(`default ${show(node.default)}`);
   const example = Array.isArray(node.examples) ? node.examples[0] : undefined;
   if (example !== undefined) parts.push(`e.g. ${show(example)}`);
   return parts.length > 0 ? parts.join(", ") : undefined;

@@ -22,16 +22,16 @@ const input = {
   batch_id: z.string().min(1).optional().describe("Resume a batch"),
   mode: z.enum(["normal", "fast"]).default("normal").describe("fast: lower latency"),
   country: z.string().length(2).optional().describe("ISO alpha-2"),
-  device: z.enum(["desktop", "mobile"]).optional().describe("Results as seen on this device"),
+  device: z.enum(["desktop", "mobile"]).optional().describe("Device"),
   domain: z.string().default("com").describe("Engine TLD"),
   locale: z.string().optional().describe("Interface language, e.g. en-US"),
-  location: z.string().optional().describe("Place the search is made from, e.g. a city"),
+  location: z.string().optional().describe("Search from here, e.g. a city"),
   num_results: z.number().int().min(1).max(100).optional().describe("Results per page"),
-  page: z.number().int().min(1).optional().describe("Result page; 1 is the first"),
+  page: z.number().int().min(1).optional().describe("Result page"),
   parse: z.boolean().default(true).describe("Parse results into fields"),
   render: z.boolean().default(false).describe("Run JavaScript first (slower)"),
-  resolve_url: z.boolean().default(false).describe("Follow redirect links to their final URL"),
-  show_hidden_results: z.boolean().optional().describe("Include results the engine hides"),
+  resolve_url: z.boolean().default(false).describe("Resolve redirect links"),
+  show_hidden_results: z.boolean().optional().describe("Include hidden results"),
   full: z.boolean().default(false).describe("Also other sections (ads, maps…)"),
   max_chars: maxCharsArg,
 };
@@ -66,6 +66,7 @@ async function searchOnce(args: Args, ctx: ToolContext) {
     status: string;
     results: Item[];
     sections?: Record<string, unknown>;
+    content?: string;
     chars?: number;
     warnings?: string[];
   } = {
@@ -80,6 +81,7 @@ async function searchOnce(args: Args, ctx: ToolContext) {
     const body = response.data.markdown ?? response.data.html;
     if (body) {
       const part = clip(body, max_chars);
+      structured.content = part.text;
       structured.chars = part.text.length;
       lines.push("No parsed results; page text:", part.text);
     } else {
@@ -104,7 +106,7 @@ export const serpSearch = defineTool({
   name: "serp_search",
   title: "Search engine results",
   description:
-    "Search results (title, URL, snippet) for a query, or for many at once; read the pages with extract_page.",
+    "Search engine results (title, URL, snippet) for one query or many; read pages with extract_page.",
   toolset: "search",
   examples: [
     { search_engine: "engine1_search", query: "waterproof hiking boots", num_results: 5 },
@@ -116,7 +118,8 @@ export const serpSearch = defineTool({
     status: z.string().describe("The SERP status; a batch: done or pending"),
     results: z.array(resultItem.extend({ query: z.string().optional() })).optional(),
     sections: z.record(z.string(), z.unknown()).optional(),
-    chars: z.number().optional().describe("No parsed results: characters of the page text in the text"),
+    content: z.string().optional().describe("No parsed results: the page text, as in the text"),
+    chars: z.number().optional().describe("Characters of content"),
     warnings: z.array(z.string()).optional(),
     batch_id: z.string().optional(),
     state: z.string().optional(),

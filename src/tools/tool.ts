@@ -100,6 +100,11 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   /** Short: when to use the tool. */
   description: string;
   toolset: Toolset;
+  /**
+   * Left out of the default tool set: listed only when `WEBDATA_TOOLSETS` names its toolset (or
+   * `all`). For a tool a first try should not reach for (generate_template bills a generation).
+   */
+  optIn?: boolean;
   input: I;
   /**
    * The whole input object, for what a raw shape cannot say (strict or loose); `input` is then its
@@ -138,14 +143,15 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
 /**
  * Every annotation derives from `readOnly` / `idempotent` / `destructive`. The destructive and
  * idempotent hints only mean something for a tool that writes, so a read-only tool leaves them out.
+ * `openWorldHint` is left at the protocol's default, true (every tool reaches the service and the
+ * web): 6 tokens a tool in every `tools/list`.
  */
 export function toolAnnotations(tool: ToolDefinition): ToolAnnotations {
-  if (tool.readOnly) return { readOnlyHint: true, openWorldHint: true };
+  if (tool.readOnly) return { readOnlyHint: true };
   return {
     readOnlyHint: false,
     destructiveHint: tool.destructive ?? false,
     idempotentHint: tool.idempotent ?? false,
-    openWorldHint: true,
   };
 }
 

@@ -44,7 +44,7 @@ export const webSearch = defineTool({
   name: "web_search",
   title: "Web search",
   description:
-    "Search the web: results with page content, optionally a cited answer. Prefer it to serp_search + extract_page; for one known URL use extract_page.",
+    "Search the web: results with page content, optionally a cited answer. Prefer it to serp_search + extract_page.",
   toolset: "search",
   examples: [
     { query: "waterproof hiking boots", include_answer: true },
@@ -60,7 +60,7 @@ export const webSearch = defineTool({
       .enum(SEARCH_DEPTHS)
       .default("lite")
       .describe("fast: ~2K chars of content; deep: whole pages"),
-    include_answer: z.boolean().default(false).describe("Add an answer citing the results"),
+    include_answer: z.boolean().default(false).describe("Add a cited answer"),
     max_results: z.number().int().min(1).max(20).default(5).describe("Results"),
     include_domains: z.array(z.string()).max(50).optional().describe("Only these domains"),
     exclude_domains: z.array(z.string()).max(50).optional().describe("Not these domains"),
@@ -68,7 +68,7 @@ export const webSearch = defineTool({
     start_date: z.string().optional().describe("YYYY-MM-DD"),
     end_date: z.string().optional().describe("YYYY-MM-DD"),
     country: z.string().optional().describe("e.g. US, GB"),
-    locale: z.string().optional().describe("Language code, e.g. en"),
+    locale: z.string().optional().describe("Language, e.g. en"),
     output_format: z
       .enum(["markdown", "plain_text", "simplified_html"])
       .optional()

@@ -132,10 +132,11 @@ describe("run_agent", () => {
 });
 
 describe("toolsets", () => {
-  it("tools/list(default toolsets, no WEBDATA_LEGACY_AUTH): the agent tools; no templates, jobs or get_social_event", async () => {
+  it("tools/list(default toolsets, no WEBDATA_LEGACY_AUTH): the agent, template and job tools; no generate_template or get_social_event", async () => {
     const names = (await server.client.listTools()).tools.map((t) => t.name);
-    for (const n of ["list_agents", "run_agent", "check_domain_health"]) expect(names).toContain(n);
-    for (const n of ["run_template", "job_runs", "get_social_event"]) expect(names).not.toContain(n);
+    for (const n of ["list_agents", "run_agent", "check_domain_health", "run_template", "job_runs"])
+      expect(names).toContain(n);
+    for (const n of ["generate_template", "get_social_event"]) expect(names).not.toContain(n);
   });
 });
 

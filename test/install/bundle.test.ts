@@ -18,7 +18,9 @@ import { DEFAULT_TOOLSETS } from "../../src/toolsets.js";
 
 /** The bundle starts with the default toolsets: the manifest lists every tool, a default start serves these. */
 const defaultTools = (tools: readonly { name: string }[]) =>
-  tools.filter((t) => ALL_TOOLS.some((d) => d.name === t.name && DEFAULT_TOOLSETS.includes(d.toolset)));
+  tools.filter((t) =>
+    ALL_TOOLS.some((d) => d.name === t.name && DEFAULT_TOOLSETS.includes(d.toolset) && !d.optIn),
+  );
 
 import { assertBuilt, startTestSandbox, TEST_KEY } from "../helpers/mcp.js";
 import { at, makeTemp, ok, readJson, removeTemp, run, runNode } from "./helpers.js";

@@ -25,7 +25,7 @@ describe("MCP Inspector CLI against the stdio server (--sandbox)", () => {
   it("tools/list returns every registry tool with its input schema", async () => {
     const { tools } = await inspect(["--method", "tools/list"]);
     const names = tools.map((t: { name: string }) => t.name);
-    for (const t of manifestTools(ALL_TOOLS.filter((d) => DEFAULT_TOOLSETS.includes(d.toolset))))
+    for (const t of manifestTools(ALL_TOOLS.filter((d) => DEFAULT_TOOLSETS.includes(d.toolset) && !d.optIn)))
       expect(names).toContain(t.name);
     for (const t of tools) expect(t.inputSchema.type).toBe("object");
   });

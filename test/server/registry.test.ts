@@ -19,7 +19,7 @@ const config = loadConfig({
 let tools: Tool[];
 
 const server = useInProcessServer({
-  config: { ...config, toolsets: [...TOOLSETS] },
+  config: { ...config, toolsets: [...TOOLSETS], toolsetsNamed: true },
   tools: ALL_TOOLS,
   extensions: [],
 });
@@ -44,14 +44,14 @@ describe("registry", () => {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description?.length, tool.name).toBeLessThanOrEqual(300);
       const def = ALL_TOOLS.find((d) => d.name === tool.name)!;
+      // openWorldHint is left at the protocol's default, true.
       expect(tool.annotations, tool.name).toEqual(
         def.readOnly
-          ? { readOnlyHint: true, openWorldHint: true }
+          ? { readOnlyHint: true }
           : {
               readOnlyHint: false,
               destructiveHint: def.destructive ?? false,
               idempotentHint: def.idempotent ?? false,
-              openWorldHint: true,
             },
       );
       expect(tool.outputSchema?.type, tool.name).toBe("object");
@@ -87,17 +87,28 @@ describe("registry", () => {
 });
 
 describe("toolset selection", () => {
-  it("exposes the default toolsets by default: not legacy, manage, research, media, templates or jobs", () => {
+  it("exposes the default toolsets by default, without their opt-in tools: not legacy, manage, research, media or generate_template", () => {
     const c = loadConfig({ WEBDATA_API_KEY: "x_unused", WEBDATA_BASE_URL: "http://h" });
     const toolsets = selectTools(c).map((t) => t.toolset);
-    for (const off of ["legacy", "manage", "research", "media", "templates", "jobs"])
-      expect(toolsets).not.toContain(off);
+    for (const off of ["legacy", "manage", "research", "media"]) expect(toolsets).not.toContain(off);
     expect(new Set(toolsets)).toEqual(new Set(DEFAULT_TOOLSETS));
+    // The literal list, over stdio and HTTP: test/server/default-tools.test.ts.
     expect(selectTools(c).map((t) => t.name)).toEqual(
-      "web_search serp_search extract_page extract_batch crawl_site map_site get_task list_agents run_agent check_domain_health cancel".split(
+      "web_search serp_search extract_page extract_batch crawl_site map_site get_task list_agents run_agent run_template check_domain_health job_runs cancel".split(
         " ",
       ),
     );
+  });
+
+  it("brings an opt-in tool with its toolset once WEBDATA_TOOLSETS names it, or all", () => {
+    const named = (toolsets: string) =>
+      selectTools(
+        loadConfig({ WEBDATA_API_KEY: "x_unused", WEBDATA_BASE_URL: "http://h", WEBDATA_TOOLSETS: toolsets }),
+      ).map((t) => t.name);
+    expect(named("templates")).toEqual(["run_template", "generate_template"]);
+    expect(named("all")).toContain("generate_template");
+    expect(named(DEFAULT_TOOLSETS.join(","))).toContain("generate_template");
+    expect(named("search,jobs")).toEqual(["web_search", "serp_search", "job_runs"]);
   });
 
   it("keeps the default tools/list within 4,000 o200k tokens (as bench/server.mjs counts it)", () => {
@@ -179,5 +190,7 @@ describe("toolset selection", () => {
         .filter((t) => t.toolset === "legacy")
         .map((t) => t.name),
     ).toEqual(ALL_TOOLS.filter((t) => t.toolset === "legacy").map((t) => t.name));
+    // The default set and get_social_event: 14 tools.
+    expect(selectTools(withAuth)).toHaveLength(14);
   });
 });

@@ -14,6 +14,7 @@ import { listTools } from "../../src/server/list-tools.js";
 import { inputJsonSchema } from "../../src/server/tool-schemas.js";
 import { defineAgentTool } from "../../src/tools/agent-tool.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
+import { SAID_MAX_LENGTH } from "../../src/tools/schema-text.js";
 
 type Json = Record<string, any>;
 
@@ -117,7 +118,7 @@ describe("listed input schemas", () => {
     const schema = tool.inputSchema as Json;
     for (const [name, field] of Object.entries<Json>(schema.properties)) {
       const types = [field.type ?? (field.anyOf ?? []).map((b: Json) => b.type)].flat();
-      expect(types.includes("null"), name).toBe(!schema.required.includes(name));
+      expect(types.includes("null"), name).toBe(!(schema.required ?? []).includes(name));
     }
   });
 
@@ -131,11 +132,17 @@ describe("listed input schemas", () => {
       for (const { path, raw: field, model: listedField } of fields) {
         expect(field.description, `${path} has no description`).toBeTruthy();
         const text = listedField.description as string;
-        if (field.default !== undefined)
+        // A flag's default false goes unsaid (left out, it is off).
+        if (field.default !== undefined && field.default !== false)
           expect(text, path).toContain(`default ${JSON.stringify(field.default)}`);
         if (typeof field.maximum === "number" && field.maximum < Number.MAX_SAFE_INTEGER)
           expect(text, path).toContain(String(field.maximum));
-        if (typeof field.maxLength === "number") expect(text, path).toContain(String(field.maxLength));
+        // A string's length is said when a model may meet it: fixed, or capped at SAID_MAX_LENGTH.
+        if (
+          typeof field.maxLength === "number" &&
+          (field.maxLength <= SAID_MAX_LENGTH || field.maxLength === field.minLength)
+        )
+          expect(text, path).toContain(String(field.maxLength));
       }
     },
   );
