@@ -3,11 +3,13 @@
  * with the default configuration: `list_agents {name}`'s `Example: run_agent {…}` line (and its
  * structured `example_params`, the same params) for every listed agent, and `run_template
  * {template}`'s `Example: run_template {…}` line for every template (the listed ones and the
- * sandbox's own). Each example goes through the server's validation and runs on the sandbox; a
+ * sandbox's own), and the run call `generate_template` shows for the version it made. Each
+ * example goes through the server's validation and runs on the sandbox; a
  * call missing a required param is never shown (the line would say so, and the walk fails).
  */
 import { describe, expect, it } from "vitest";
 import { TEMPLATES } from "../../src/sandbox/templates/definitions.js";
+import { generateTemplate } from "../../src/tools/generate-template.js";
 import { runTemplate } from "../../src/tools/run-template.js";
 import { DEFAULT_TOOLSETS } from "../../src/toolsets.js";
 import { useInProcessServer } from "../helpers/in-process.js";
@@ -37,8 +39,10 @@ const walked: Record<string, { agents: number; templates: number }> = {};
 
 describe.each(["2", "1"])("API generation %s, default configuration", (generation) => {
   const sandbox = useSandbox();
-  // The default toolsets, and run_template's when it is not among them.
-  const toolsets = [...new Set([...DEFAULT_TOOLSETS, runTemplate.toolset])].join(",");
+  // The default toolsets, and run_template's and generate_template's when they are not among them.
+  const toolsets = [...new Set([...DEFAULT_TOOLSETS, runTemplate.toolset, generateTemplate.toolset])].join(
+    ",",
+  );
   const server = useInProcessServer(() => ({
     env: envAgainst(sandbox, { WEBDATA_API_GENERATION: generation, WEBDATA_TOOLSETS: toolsets }),
   }));
@@ -73,5 +77,26 @@ describe.each(["2", "1"])("API generation %s, default configuration", (generatio
     expect(failures).toEqual([]);
     walked[generation] = { ...walked[generation], templates: names.length };
     console.info(`generation ${generation}: walked ${JSON.stringify(walked[generation])}`);
+  });
+});
+
+describe.each(["2", "1"])("API generation %s: generate_template's run call", (generation) => {
+  const sandbox = useSandbox();
+  const toolsets = [...new Set([...DEFAULT_TOOLSETS, generateTemplate.toolset, runTemplate.toolset])].join(
+    ",",
+  );
+  const server = useInProcessServer(() => ({
+    env: envAgainst(sandbox, { WEBDATA_API_GENERATION: generation, WEBDATA_TOOLSETS: toolsets }),
+  }));
+
+  it("runs as shown, on the example page the generation was given", async () => {
+    const url = "https://shop.example.com/p/1";
+    const made = await call(server, "generate_template", { prompt: "Extract the title and price", url });
+    expect(made.isError, textOf(made)).toBeFalsy();
+    const shown = exampleOf(textOf(made).replace(/^Run it: /m, "Example: "), "run_template");
+    expect(shown).toEqual(made.structuredContent.run.arguments);
+    expect(shown.params).toEqual({ url });
+    const run = await call(server, "run_template", shown);
+    expect(run.isError, textOf(run)).toBeFalsy();
   });
 });
