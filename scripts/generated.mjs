@@ -8,6 +8,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import {
+  COUNT_END,
+  COUNT_START,
+  defaultToolCounts,
   loadRegistryTools,
   manifestTools,
   replaceBetween,
@@ -15,6 +18,8 @@ import {
   TABLE_END,
   TABLE_START,
   tableIn,
+  textBetween,
+  toolCountText,
   toolsTable,
 } from "./registry-docs.mjs";
 
@@ -33,12 +38,13 @@ const tools = await loadRegistryTools();
 const { listTools } = await import(new URL("../dist/server/list-tools.js", import.meta.url).href);
 const stale = [];
 readme();
+await readmeCount();
 manifest();
 toolsnaps();
 if (stale.length > 0)
   fail(`${stale.join(", ")} drifted from the registry: run npm run build and commit them`);
 console.log(
-  `generated files: ${check ? "up to date" : "README tools table, manifest.json and toolsnaps in step"}`,
+  `generated files: ${check ? "up to date" : "README tools table and tool count, manifest.json and toolsnaps in step"}`,
 );
 
 function fail(message) {
@@ -53,6 +59,16 @@ function readme() {
   if (tableIn(text) === table) return;
   if (check) stale.push("README.md tools table");
   else writeFileSync(path, replaceBetween(text, TABLE_START, TABLE_END, table));
+}
+
+/** The README's default tool count (with and without the legacy credential), from the configuration. */
+async function readmeCount() {
+  const path = `${root}README.md`;
+  const text = readFileSync(path, "utf8");
+  const sentence = toolCountText(await defaultToolCounts());
+  if (textBetween(text, COUNT_START, COUNT_END) === sentence) return;
+  if (check) stale.push("README.md tool count");
+  else writeFileSync(path, replaceBetween(text, COUNT_START, COUNT_END, sentence));
 }
 
 function manifest() {

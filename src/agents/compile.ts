@@ -54,13 +54,3 @@ export function describeInputs(agent: CompiledAgent): string {
   const lines = props.map((p) => `- ${describeParam(p)}${p.is_pagination_param ? " [pagination]" : ""}`);
   return lines.join("\n");
 }
-
-/** An example params object from the agent's own examples and defaults (required ones first). */
-export function exampleParams(detail: AgentDetail): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const p of detail.input_properties ?? []) {
-    if (Array.isArray(p.examples) && p.examples.length > 0) out[p.name] = p.examples[0];
-    else if (p.required && p.default !== null && p.default !== undefined) out[p.name] = p.default;
-  }
-  return out;
-}

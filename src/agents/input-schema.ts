@@ -23,7 +23,7 @@ export interface ParamsSchema {
   exact: boolean;
 }
 
-type Kind = "string" | "integer" | "number" | "boolean" | "array" | "object" | "unknown";
+export type Kind = "string" | "integer" | "number" | "boolean" | "array" | "object" | "unknown";
 
 const TYPE_ALIASES: Record<string, Kind> = {
   string: "string",
@@ -50,7 +50,7 @@ const TYPE_ALIASES: Record<string, Kind> = {
 };
 
 /** "string", "array[string]", "list[int]", "string[]" → kind and item kind. */
-function parseType(type: string): { kind: Kind; item?: Kind } {
+export function parseType(type: string): { kind: Kind; item?: Kind } {
   const t = type.trim().toLowerCase();
   const generic = /^(array|list)\s*[[<(]\s*([a-z]+)\s*[\]>)]$/.exec(t) ?? /^([a-z]+)\[\]$/.exec(t);
   if (generic) {

@@ -4,10 +4,11 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Config } from "../config.js";
+import { type Config, loadConfig } from "../config.js";
 import { nearest } from "../suggest.js";
 import { ALL_TOOLS, selectTools } from "../tools/registry.js";
 import type { ToolDefinition } from "../tools/tool.js";
+import { DEFAULT_TOOLSETS, exposesTool } from "../toolsets.js";
 import { UsageError } from "./args.js";
 
 // The `call` and `tools` commands print for a person at a terminal; they are not the stdio server.
@@ -60,9 +61,7 @@ export async function runCall(config: Config, name: string, args: Record<string,
     const names = tools.map((t) => t.name);
     if (!names.includes(name)) {
       if (!ALL_TOOLS.some((t) => t.name === name)) throw new UsageError(unknownToolMessage(name, names));
-      throw new UsageError(
-        `${name} is not offered with this configuration (toolsets: ${config.toolsets.join(", ")}; see WEBDATA_TOOLSETS and the notes above)`,
-      );
+      throw new UsageError(notOfferedMessage(name, config));
     }
     return (await client.callTool({ name, arguments: args }, undefined, {
       timeout: config.waitMs + 30_000,
@@ -85,6 +84,47 @@ function describeType(p: Record<string, any>): string {
   if (p.type === "array") return `array of ${p.items ? describeType(p.items) : "values"}`;
   if (Array.isArray(p.anyOf)) return p.anyOf.map(describeType).join(" or ");
   return String(p.type ?? "any");
+}
+
+/**
+ * Why a registry tool is not in this configuration's list, and what brings it: its toolset by
+ * name (`--toolsets`, `WEBDATA_TOOLSETS`) or `--toolsets all`; the legacy credential and host for
+ * the legacy toolset; `WEBDATA_READ_ONLY` for a tool that writes.
+ */
+export function notOfferedMessage(
+  name: string,
+  config: Pick<Config, "toolsets" | "legacyAuth" | "readOnly">,
+): string {
+  const tool = ALL_TOOLS.find((t) => t.name === name);
+  const head = `${name} is not offered with this configuration`;
+  if (!tool) return head;
+  if (tool.toolset === "legacy") {
+    return `${head}: its toolset, legacy, needs WEBDATA_LEGACY_AUTH (user:pass) and WEBDATA_LEGACY_BASE_URL (the legacy host); --sandbox sets both (see the notes above)`;
+  }
+  if (config.toolsets.includes(tool.toolset) && config.readOnly && !tool.readOnly) {
+    return `${head}: WEBDATA_READ_ONLY is set and ${name} writes (unset WEBDATA_READ_ONLY to use it)`;
+  }
+  const on = config.toolsets.filter((t) => t !== "legacy");
+  return `${head}: it is in toolset ${tool.toolset}, which is off (on: ${on.join(", ")}). Turn it on: --toolsets ${[...on, tool.toolset].join(",")} (or WEBDATA_TOOLSETS), or every tool: --toolsets all`;
+}
+
+/** The `--sandbox` configuration with nothing else set: the default toolsets and the legacy credential. */
+const sandboxDefaults = () => loadConfig({}, { sandbox: true });
+
+/** The flag an example needs to reach a tool `--sandbox` alone does not offer: its toolset. */
+function toolsetFlag(tool: ToolDefinition): string {
+  return exposesTool(sandboxDefaults(), tool) ? "" : ` --toolsets ${tool.toolset}`;
+}
+
+/** The line under the header for a tool the default list leaves out: what brings it. */
+function toolsetNote(tool: ToolDefinition): string[] {
+  if (tool.toolset === "legacy")
+    return ["Needs WEBDATA_LEGACY_AUTH (user:pass) and WEBDATA_LEGACY_BASE_URL; --sandbox sets both."];
+  if (exposesTool({ toolsets: DEFAULT_TOOLSETS }, tool)) return [];
+  const withIt = [...DEFAULT_TOOLSETS, tool.toolset].join(",");
+  return [
+    `Not on by default: turn its toolset on with --toolsets ${withIt} (or WEBDATA_TOOLSETS), or --toolsets all.`,
+  ];
 }
 
 /** `call TOOL --help`: the tool's arguments (from its input schema) and its examples. */
@@ -110,6 +150,7 @@ export function toolHelp(name: string): string {
   const width = Math.max(...props.map(([k]) => k.length), 4);
   const lines = [
     `${tool.name} — ${tool.title} (toolset ${tool.toolset})`,
+    ...toolsetNote(tool),
     tool.description,
     "",
     "Arguments (one JSON object):",
@@ -122,7 +163,9 @@ export function toolHelp(name: string): string {
   }
   lines.push("", "Examples (they run on the built-in sandbox):");
   for (const args of tool.examples ?? []) {
-    lines.push(`  web-data-mcp call ${tool.name} ${shellQuote(JSON.stringify(args))} --sandbox`);
+    lines.push(
+      `  web-data-mcp call ${tool.name} ${shellQuote(JSON.stringify(args))} --sandbox${toolsetFlag(tool)}`,
+    );
   }
   return lines.join("\n");
 }

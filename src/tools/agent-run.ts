@@ -5,7 +5,8 @@
  */
 
 import type { AgentCatalog } from "../agents/catalog.js";
-import { type CompiledAgent, checkParams, describeInputs, exampleParams } from "../agents/compile.js";
+import { type CompiledAgent, checkParams, describeInputs } from "../agents/compile.js";
+import { agentExampleParams } from "../agents/example-params.js";
 import { createCatalog } from "../agents/service.js";
 import type { WebDataClient } from "../api/client.js";
 import type { AgentDetail } from "../api/schemas.js";
@@ -73,6 +74,7 @@ function suggest(catalog: AgentCatalog, name: string): string[] {
 export function assertParams(agent: ResolvedAgent, params: Record<string, unknown>): Record<string, unknown> {
   const check = checkParams(agent.compiled, params);
   if (check.ok) return check.params;
+  const example = agentExampleParams(agent.detail, agent.compiled);
   throw new ToolError(
     "invalid_argument",
     [
@@ -81,7 +83,7 @@ export function assertParams(agent: ResolvedAgent, params: Record<string, unknow
       "",
       `Agent "${agent.detail.name}" takes:`,
       describeInputs(agent.compiled),
-      `Example params: ${JSON.stringify(exampleParams(agent.detail))}`,
+      ...(example.missing.length === 0 ? [`Example params: ${JSON.stringify(example.params)}`] : []),
     ].join("\n"),
     { fields: check.problems },
   );

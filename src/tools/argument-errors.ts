@@ -86,6 +86,19 @@ function unknownNames(issue: z.core.$ZodIssue & { keys: string[] }, ctx: Argumen
 const ZOD_DEFAULT =
   /^(Too (big|small)|Invalid (input|option|string|format|URL|element|key|union|value|type)|Unrecognized key)/;
 
+/** Issues zod raises for a value that is not there at all (a missing argument or member). */
+const ABSENT = new Set(["invalid_type", "invalid_value", "invalid_union"]);
+
+/**
+ * A missing argument: "`search_engine` is required (one of: …)" for a choice, else "`url` is
+ * required: a string — The page's absolute http(s) URL" (what it must be, and what it is for).
+ */
+function required(name: string, node: Json | undefined, must: string): string {
+  if (Array.isArray(node?.enum)) return `${name} is required (${must})`;
+  const about = typeof node?.description === "string" ? ` — ${node.description}` : "";
+  return `${name} is required${must ? `: ${must}` : ""}${about}`;
+}
+
 /** One line per problem, naming the argument. */
 export function argumentProblems(error: z.ZodError, ctx: ArgumentContext = {}): string[] {
   return error.issues.flatMap((issue) => {
@@ -95,6 +108,9 @@ export function argumentProblems(error: z.ZodError, ctx: ArgumentContext = {}): 
     const must = allowed(node);
     const value = valueAt(ctx.args, issue.path);
     const last = issue.path.at(-1);
+    // Missing, whatever the field's own error wording says ("required", "must be one of …").
+    if (value === undefined && issue.path.length > 0 && ABSENT.has(issue.code))
+      return [required(name, node, must)];
     if (!ZOD_DEFAULT.test(issue.message) && issue.code !== "invalid_format")
       return [
         typeof last === "string" && issue.message.includes(`"${last}"`)
@@ -103,7 +119,6 @@ export function argumentProblems(error: z.ZodError, ctx: ArgumentContext = {}): 
       ];
     switch (issue.code) {
       case "invalid_type":
-        if (value === undefined) return [`${name} is required${must ? `: ${must}` : ""}`];
         if (value === null) return [`${name} is required and cannot be null${must ? `: ${must}` : ""}`];
         return [`${name} must be ${must || `of type ${issue.expected}`}, not ${shown(value)}`];
       case "too_big":

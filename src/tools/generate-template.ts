@@ -5,6 +5,7 @@
  * `run_template` call. The creating POST is sent once, never retried.
  */
 import { z } from "zod";
+import { templateExampleParams } from "../agents/example-params.js";
 import type { GenerationRecord } from "../api/schemas-v2.js";
 import { createOnce, refreshCatalog } from "./creation.js";
 import { ToolError } from "./errors.js";
@@ -14,14 +15,24 @@ import { defineTool } from "./tool.js";
 
 const schemaArg = z.record(z.string(), z.unknown());
 
-/** Example params for the new version: the example page for `url`, the first example otherwise. */
+/**
+ * The new version's example params (src/agents/example-params.ts: each value passes its
+ * input_schema), with the example page for a `url` param the schema accepts; undefined when a
+ * required param has no value that passes (the call then shows the schema instead).
+ */
 function exampleParams(inputSchema: Record<string, unknown> | undefined, url: string | undefined) {
-  const props = (inputSchema?.properties ?? {}) as Record<string, { type?: string }>;
-  const required = (inputSchema?.required ?? []) as string[];
-  const params: Record<string, unknown> = {};
-  for (const name of required)
-    params[name] = name === "url" && url ? url : `<${props[name]?.type ?? "value"}>`;
-  return params;
+  const version = {
+    name: "",
+    version_number: 1,
+    input_schema: inputSchema ?? {},
+    output_schema: {},
+    metadata: {},
+  };
+  const built = templateExampleParams(version);
+  if (built.missing.length > 0) return undefined;
+  const props = inputSchema?.properties;
+  if (!url || typeof props !== "object" || props === null || !("url" in props)) return built.params;
+  return templateExampleParams({ ...version, samples: [{ input: { ...built.params, url } }] }).params;
 }
 
 function doneResult(g: GenerationRecord, url: string | undefined) {
@@ -32,10 +43,8 @@ function doneResult(g: GenerationRecord, url: string | undefined) {
       `Generation ${g.id} ended ${g.status} without a generated version.`,
     );
   const name = v.name ?? g.name ?? "";
-  const call = {
-    tool: "run_template",
-    arguments: { template: name, params: exampleParams(v.input_schema, url) },
-  };
+  const params = exampleParams(v.input_schema, url);
+  const call = { tool: "run_template", arguments: { template: name, ...(params ? { params } : {}) } };
   const fields = Object.keys((v.output_schema?.properties as object) ?? {});
   const structured = {
     status: "done" as const,

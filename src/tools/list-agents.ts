@@ -4,7 +4,8 @@
  * description. Served from the catalog cache (`GET /v1/agents`, `GET /v1/agents/{name}`).
  */
 import { z } from "zod";
-import { describeInputs, exampleParams } from "../agents/compile.js";
+import { describeInputs } from "../agents/compile.js";
+import { agentExampleParams, exampleLine } from "../agents/example-params.js";
 import type { AgentRecord } from "../api/schemas.js";
 import { agentCatalog, resolveAgent } from "./agent-run.js";
 import { defineTool } from "./tool.js";
@@ -68,6 +69,7 @@ export const listAgents = defineTool({
     const catalog = agentCatalog(ctx);
     if (args.name) {
       const { detail, compiled } = await resolveAgent(catalog, args.name, ctx.signal);
+      const example = agentExampleParams(detail, compiled);
       const agent = {
         ...compact(detail, 400),
         params: compiled.params.properties.map((p) => ({
@@ -81,7 +83,8 @@ export const listAgents = defineTool({
           pagination: p.is_pagination_param,
           localization: p.is_localization_param,
         })),
-        example_params: exampleParams(detail),
+        // Only a complete example: a call missing a required param is never shown.
+        ...(example.missing.length === 0 ? { example_params: example.params } : {}),
         output_fields: Object.keys(detail.output_schema ?? {}),
         ...(compiled.params.paginationParam ? { pagination_param: compiled.params.paginationParam } : {}),
         ...(compiled.notes.length > 0 ? { notes: compiled.notes } : {}),
@@ -91,7 +94,7 @@ export const listAgents = defineTool({
         detail.description ?? "",
         "Params:",
         describeInputs(compiled),
-        `Example: run_agent ${JSON.stringify({ agent: detail.name, params: agent.example_params })}`,
+        exampleLine("run_agent", (params) => ({ agent: detail.name, params }), example),
         agent.output_fields.length > 0 ? `Output fields: ${agent.output_fields.join(", ")}` : "",
         compiled.params.paginationParam
           ? `Paginated by "${compiled.params.paginationParam}": use pages.`

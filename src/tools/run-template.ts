@@ -85,7 +85,7 @@ export const runTemplate = defineTool({
           version: v.version_number,
           input_schema: v.input_schema,
         },
-        text: `Template ${template} v${v.version_number} takes:\n${describeTemplateInput(v)}\nCall again with params.`,
+        text: `Template ${template} v${v.version_number} takes:\n${describeTemplateInput(v, template)}\nCall again with params.`,
       };
     }
     const common = { template, version: v.version_number };

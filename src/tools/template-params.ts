@@ -4,6 +4,7 @@
  * JSON-Schema `input_schema` before any run request.
  */
 
+import { exampleLine, templateExampleParams } from "../agents/example-params.js";
 import { templateInputSchema, templateIssues } from "../agents/json-schema.js";
 import type { WebDataClient } from "../api/client.js";
 import type { TemplateVersion } from "../api/schemas.js";
@@ -71,8 +72,8 @@ export async function pickVersion(
   return found;
 }
 
-/** Describes the input schema briefly: one line per top-level property. */
-export function describeTemplateInput(v: TemplateVersion): string {
+/** Describes the input schema briefly: one line per top-level property, then an example call. */
+export function describeTemplateInput(v: TemplateVersion, template = v.name): string {
   const schema = v.input_schema as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
@@ -80,7 +81,6 @@ export function describeTemplateInput(v: TemplateVersion): string {
   const props = Object.entries(schema.properties ?? {});
   if (props.length === 0) return "No input properties published.";
   const required = new Set(schema.required ?? []);
-  const sample = v.samples?.[0]?.input;
   const lines = props.map(([name, p]) => {
     const type = typeof p.type === "string" ? p.type : "any";
     const ex =
@@ -88,7 +88,7 @@ export function describeTemplateInput(v: TemplateVersion): string {
     const desc = typeof p.description === "string" ? ` ${p.description}` : "";
     return `- "${name}" (${type}${required.has(name) ? ", required" : ""}):${desc}${ex}`;
   });
-  if (sample !== undefined) lines.push(`Example params: ${JSON.stringify(sample)}`);
+  lines.push(exampleLine("run_template", (params) => ({ template, params }), templateExampleParams(v)));
   return lines.join("\n");
 }
 

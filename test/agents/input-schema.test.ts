@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { checkParams, compileAgent, describeInputs, exampleParams } from "../../src/agents/compile.js";
+import { checkParams, compileAgent, describeInputs } from "../../src/agents/compile.js";
+import { agentExampleParams } from "../../src/agents/example-params.js";
 import { buildParamsSchema } from "../../src/agents/input-schema.js";
 import { detail, prop } from "./fixtures.js";
 
@@ -52,7 +53,7 @@ describe("input_properties → zod (params)", () => {
   });
 
   it("round-trips the agent's own examples", () => {
-    const ok = checkParams(agent, exampleParams(search));
+    const ok = checkParams(agent, agentExampleParams(search, agent).params);
     expect(ok.problems).toEqual([]);
     expect(ok.ok).toBe(true);
   });

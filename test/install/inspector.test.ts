@@ -1,13 +1,16 @@
 /**
  * The MCP Inspector CLI (`@modelcontextprotocol/inspector-cli` 1.0.3) lists and calls the tools
- * of the stdio server on the sandbox. 1.0.3 must start in a folder whose parent holds a
- * package.json, so it runs from the repository's test/ folder.
+ * of the stdio server on the sandbox, and lists those of the HTTP server with its bearer token
+ * as docs/http-and-fleet.md shows (the header is what the Inspector npx picks on Node.js 20 lacks).
+ * 1.0.3 must start in a folder whose parent holds a package.json, so it runs from the
+ * repository's test/ folder.
  */
 import { describe, expect, it } from "vitest";
 import { manifestTools } from "../../scripts/registry-docs.mjs";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
 import { DEFAULT_TOOLSETS } from "../../src/toolsets.js";
-import { assertBuilt, CLI } from "../helpers/mcp.js";
+import { useHttpServer } from "../helpers/http-server.js";
+import { assertBuilt, CLI, TEST_KEY } from "../helpers/mcp.js";
 import { at, ok, runNode } from "./helpers.js";
 
 const INSPECTOR = at("node_modules/@modelcontextprotocol/inspector-cli/build/cli.js");
@@ -61,5 +64,23 @@ describe("MCP Inspector CLI against the stdio server (--sandbox)", () => {
     ]);
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain("search_engine");
+  });
+});
+
+describe("MCP Inspector CLI against the HTTP server with a bearer token", () => {
+  const TOKEN = "inspector-http-token-0123456789";
+  const { http } = useHttpServer(TEST_KEY, { env: { WEBDATA_HTTP_TOKEN: TOKEN } });
+
+  it("lists the tools with --transport http --header, as docs/http-and-fleet.md shows", async () => {
+    // The server refuses a request without the token, so a listing proves the header was sent.
+    const auth = ["--header", `Authorization: Bearer ${TOKEN}`];
+    const r = await runNode(
+      [INSPECTOR, "--cli", http.url, "--transport", "http", ...auth, "--method", "tools/list"],
+      {
+        cwd: at("test"),
+      },
+    );
+    const { tools } = JSON.parse(ok(r, "mcp-inspector-cli").stdout.slice(r.stdout.indexOf("{")));
+    expect(tools.map((t: { name: string }) => t.name)).toContain("serp_search");
   });
 });

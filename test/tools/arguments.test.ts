@@ -66,7 +66,21 @@ describe("bad arguments are isError results naming each argument", () => {
 
   it("a missing required argument says so: web_search needs a query", async () => {
     const text = await refused("web_search", { search_depth: "fast" });
-    expect(text).toContain("`query` is required: a string (1–2000 characters)");
+    expect(text).toContain("`query` is required: a string (1–2000 characters) — A question or keywords");
+  });
+
+  it("a missing choice says it is required and lists the choices, never 'not undefined'", async () => {
+    const text = await refused("serp_search", { query: "boots" });
+    expect(text).toMatch(/^- `search_engine` is required \(one of: engine1_search, engine1_sge, .*\)$/m);
+    expect(text).not.toContain("undefined");
+  });
+
+  it("a missing URL or member is required whatever its own error wording", async () => {
+    const page = await refused("extract_page", {});
+    expect(page).toMatch(/^- `url` is required: a string — The page's absolute http\(s\) URL$/m);
+    const batch = await refused("extract_batch", { inputs: [{ url: "https://example.com/" }, {}] });
+    expect(batch).toMatch(/^- `inputs\[1\]\.url` is required: /m);
+    expect(`${page}\n${batch}`).not.toMatch(/: required$|not undefined/m);
   });
 
   it("a wrong type names the type, and every problem is listed", async () => {
