@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { notOfferedMessage, runCall, toolHelp } from "../../src/cli/call.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
-import { DEFAULT_TOOLSETS } from "../../src/toolsets.js";
+import { DEFAULT_TOOLSETS, exposesTool } from "../../src/toolsets.js";
 import { TEST_KEY, testCacheDir } from "../helpers/mcp.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
@@ -62,7 +62,7 @@ describe("call TOOL --help", () => {
   it("names --toolsets exactly for the tools the default list leaves out", () => {
     const defaults = loadConfig({}, { sandbox: true });
     for (const { tool, line } of lines) {
-      const offered = defaults.toolsets.includes(tool.toolset);
+      const offered = exposesTool(defaults, tool);
       expect(line.endsWith(`--toolsets ${tool.toolset}`), line).toBe(!offered);
     }
   });

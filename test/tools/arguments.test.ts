@@ -77,7 +77,7 @@ describe("bad arguments are isError results naming each argument", () => {
 
   it("a missing URL or member is required whatever its own error wording", async () => {
     const page = await refused("extract_page", {});
-    expect(page).toMatch(/^- `url` is required: a string — The page's absolute http\(s\) URL$/m);
+    expect(page).toMatch(/^- `url` is required: a string — Absolute http\(s\) URL$/m);
     const batch = await refused("extract_batch", { inputs: [{ url: "https://example.com/" }, {}] });
     expect(batch).toMatch(/^- `inputs\[1\]\.url` is required: /m);
     expect(`${page}\n${batch}`).not.toMatch(/: required$|not undefined/m);
