@@ -104,7 +104,8 @@ export function ownershipHook(principal: Principal, store: OwnershipStore): Rout
     if (work === "none") return send(call);
     const taken = takenRefs(work.takes, call);
     const { refused: refusedRef, allMine } = await refused(taken);
-    if (refusedRef) throw notFound(refusedRef);
+    // The same words whichever id was refused, and as an upstream 404: the most specific id taken.
+    if (refusedRef) throw notFound(taken.at(-1) ?? refusedRef);
     let answer: unknown;
     try {
       answer = await send(call);
