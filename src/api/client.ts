@@ -305,6 +305,11 @@ export class WebDataClient {
     return this.#route("serpBatch", S.BatchSubmissionSchema, { body }, opts);
   }
 
+  /** POST /v2/serp/async (generation 1: /v1/serp/async): a task whose result is the SERP answer. */
+  serpAsync(body: S.SerpAsyncRequest, opts?: CallOptions): Promise<TaskIdResponse> {
+    return this.#route("serpAsync", S.TaskIdResponseSchema, { body }, opts);
+  }
+
   extract(body: S.ExtractRequest, opts?: CallOptions): Promise<S.TaskResult> {
     return this.#route("extract", S.TaskResultSchema, { body }, opts);
   }

@@ -179,6 +179,7 @@ export const ROUTES = {
   // generation 1: the 0.20.0 SDK's /v1 routes (web-data-api-v2.md §18), same shapes
   fastSerp: submit("v2/fast-serp", "v1/fast-serp", "none"),
   serpBatch: submit("v2/serp/batch", "v1/serp/batch", { mints: BATCH }),
+  serpAsync: submit("v2/serp/async", "v1/serp/async", TASK_ID, { callback: { url: "callback_url" } }),
   extract: submit("v2/extract", "v1/extract", { mints: TASK_RESULT }),
   extractAsync: submit("v2/extract/async", "v1/extract/async", TASK_ID, {
     callback: { url: "callback_url" },
