@@ -92,37 +92,48 @@ const cases = ALL_TOOLS.flatMap((tool) =>
   (tool.examples ?? []).map((args, i) => ({ id: `${tool.name}#${i + 1}`, tool: tool.name, args })),
 );
 
+/** What differs between stdio and each HTTP user, beyond the rows that differ by design. */
+function compare(id: string, overStdio: Outcome, overHttp: Outcome[]): string[] {
+  const rows: string[] = [];
+  const reason = CHANGES_OUTSIDE[id];
+  for (const [who, got] of overHttp.entries()) {
+    const user = who === 0 ? "alice" : "bob";
+    if (reason) {
+      if (!got.isError || !/of yours/.test(got.text))
+        rows.push(`${id} (${user}): expected refused (${reason}), got ${got.text}`);
+      continue;
+    }
+    if (got.isError !== overStdio.isError)
+      rows.push(
+        `${id} (${user}): isError ${got.isError} over HTTP, ${overStdio.isError} over stdio: ${got.text}`,
+      );
+    else if (got.keys.join() !== overStdio.keys.join())
+      rows.push(`${id} (${user}): keys ${got.keys} over HTTP, ${overStdio.keys} over stdio`);
+  }
+  if (!reason && overStdio.isError) rows.push(`${id}: fails over stdio: ${overStdio.text}`);
+  return rows;
+}
+
 describe("every registry example: stdio and HTTP (OAuth, Redis, two users) alike", () => {
   it("answers the same success and shape on both transports, for each user", async () => {
     const alice = await userSession("alice");
     const bob = await userSession("bob");
     try {
-      const rows: string[] = [];
-      for (const c of cases) {
-        const [overStdio, ...overHttp] = (
-          await Promise.all([
-            call(stdio, c.tool, { ...c.args }),
-            alice.client.callTool({ name: c.tool, arguments: { ...c.args } }),
-            bob.client.callTool({ name: c.tool, arguments: { ...c.args } }),
-          ])
-        ).map(outcome) as [Outcome, Outcome, Outcome];
-        const reason = CHANGES_OUTSIDE[c.id];
-        for (const [who, got] of overHttp.entries()) {
-          const user = who === 0 ? "alice" : "bob";
-          if (reason) {
-            if (!got.isError || !/of yours/.test(got.text))
-              rows.push(`${c.id} (${user}): expected refused (${reason}), got ${got.text}`);
-            continue;
-          }
-          if (got.isError !== overStdio.isError)
-            rows.push(
-              `${c.id} (${user}): isError ${got.isError} over HTTP, ${overStdio.isError} over stdio: ${got.text}`,
-            );
-          else if (got.keys.join() !== overStdio.keys.join())
-            rows.push(`${c.id} (${user}): keys ${got.keys} over HTTP, ${overStdio.keys} over stdio`);
-        }
-        if (!reason && overStdio.isError) rows.push(`${c.id}: fails over stdio: ${overStdio.text}`);
-      }
+      // The examples run side by side (each on the three sessions at once): none depends on another.
+      const rows = (
+        await Promise.all(
+          cases.map(async (c) => {
+            const [overStdio, ...overHttp] = (
+              await Promise.all([
+                call(stdio, c.tool, { ...c.args }),
+                alice.client.callTool({ name: c.tool, arguments: { ...c.args } }),
+                bob.client.callTool({ name: c.tool, arguments: { ...c.args } }),
+              ])
+            ).map(outcome) as [Outcome, Outcome, Outcome];
+            return compare(c.id, overStdio, overHttp);
+          }),
+        )
+      ).flat();
       expect(rows).toEqual([]);
     } finally {
       await alice.close();
