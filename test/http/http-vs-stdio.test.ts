@@ -36,8 +36,11 @@ const CHANGES_OUTSIDE: Record<string, string> = {
   "cancel#1": "cancels a crawl id no user of this server started",
   "get_task#1": "reads a task id no user of this server started (a task is its maker's alone)",
 };
-/** A listing's total counts everyone's work, so over HTTP under the shared key it is left out. */
-const HIDDEN_KEYS = new Set(["total"]);
+/**
+ * Not compared: a listing's total counts everyone's work, so over HTTP under the shared key it is
+ * left out; whether a next page exists depends on how much work the listing's owner holds.
+ */
+const HIDDEN_KEYS = new Set(["total", "next_cursor", "next_offset"]);
 
 const stdioSandbox = useSandbox(FAST);
 const httpSandbox = useSandbox({ ...FAST, key: KEY });
