@@ -275,7 +275,8 @@ export const ROUTES = {
     { path: "v1/agents/generations", read: agentNameAsName },
     {
       mints: [mint("generation", "id"), mint("template", "name")],
-      takes: [inBody("template", "from_agent", true)],
+      // A new template's name may not be another user's (that would make a version of theirs).
+      takes: [inBody("template", "from_agent", true), inBody("template", "name")],
     },
   ),
   getGeneration: read(
