@@ -83,13 +83,16 @@ interface Outcome {
   keys: string[];
   text: string;
 }
-const outcome = (r: { isError?: boolean; structuredContent?: unknown }): Outcome => ({
-  isError: r.isError === true,
-  keys: Object.keys((r.structuredContent as object | undefined) ?? {})
-    .filter((k) => !HIDDEN_KEYS.has(k))
-    .sort(),
-  text: textOf(r as never).slice(0, 300),
-});
+const outcome = (answer: unknown): Outcome => {
+  const r = answer as { isError?: boolean; structuredContent?: unknown };
+  return {
+    isError: r.isError === true,
+    keys: Object.keys((r.structuredContent as object | undefined) ?? {})
+      .filter((k) => !HIDDEN_KEYS.has(k))
+      .sort(),
+    text: textOf(r as never).slice(0, 300),
+  };
+};
 
 const cases = ALL_TOOLS.flatMap((tool) =>
   (tool.examples ?? []).map((args, i) => ({ id: `${tool.name}#${i + 1}`, tool: tool.name, args })),
