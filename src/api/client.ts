@@ -36,21 +36,16 @@ import { createDispatcher, DEFAULT_TIMEOUTS } from "./http.js";
 import { fleetThrottle, sharedLimiter } from "./rate-limiter.js";
 import { Redactor } from "./redact.js";
 import { DEFAULT_RETRY } from "./retry.js";
+import { chainHooks, type RouteCall, type RouteHook, type RouteInput } from "./route-hook.js";
 import { ROUTES, type Route, type RouteName, type RouteSide } from "./routes.js";
 import * as S from "./schemas.js";
 import * as V from "./schemas-v2.js";
 import { type ServerEvent, streamEvents } from "./sse.js";
+import { valuesAt, type WorkRule } from "./work.js";
 
 export type * from "./client-types.js";
 
 type Query = Record<string, string | number | boolean | undefined>;
-
-interface RouteInput {
-  /** Values of the route's `{name}` path placeholders, one path segment each. */
-  params?: Record<string, string>;
-  body?: unknown;
-  query?: Query;
-}
 
 const AgentListSchema = z.array(S.AgentRecordSchema);
 const RawObjectSchema = z.record(z.string(), z.unknown());
@@ -96,6 +91,11 @@ function fillPath(path: string, params: Record<string, string> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => seg(params[name] ?? ""));
 }
 
+/** The ids an answer hands out (remembered with their generation), template names aside. */
+function mintedIds(work: WorkRule, answer: unknown): string[] {
+  return (work.mints ?? []).flatMap((m) => (m.kind === "template" ? [] : valuesAt(answer, m.at)));
+}
+
 /** The error of a generation-2-only capability on a service that seems to speak generation 1 only. */
 function noGenerationOne(name: string, route: Route, error: unknown): ApiError {
   const e = error as ApiError;
@@ -118,11 +118,31 @@ export class WebDataClient {
   readonly #generations: GenerationRouter;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  readonly #hook: RouteHook | undefined;
   #closed = false;
   /** The time of this client's retries and of the waits on its work (`waitFor`). */
   readonly clock: Clock;
 
-  constructor(options: WebDataClientOptions) {
+  /**
+   * A client of `options`; or, given a client, one sharing its connections, rate limiter and
+   * generation memory with `hook` around every route call too (`withHook`).
+   */
+  constructor(options: WebDataClientOptions | WebDataClient, hook?: RouteHook) {
+    if (options instanceof WebDataClient) {
+      const from = options;
+      this.#base = from.#base;
+      this.#legacyBase = from.#legacyBase;
+      this.#bearer = from.#bearer;
+      this.#basic = from.#basic;
+      this.#executor = from.#executor;
+      this.#generations = from.#generations;
+      this.#dispatcher = from.#dispatcher;
+      this.#ownsDispatcher = from.#ownsDispatcher;
+      this.clock = from.clock;
+      this.#hook = chainHooks(from.#hook, hook);
+      return;
+    }
+    this.#hook = hook;
     if (!options.apiKey) {
       throw new ApiError({ code: "invalid_argument", message: "an API key is required" });
     }
@@ -163,6 +183,11 @@ export class WebDataClient {
     });
   }
 
+  /** This client with `hook` around every route call (outside the hooks it has). */
+  withHook(hook: RouteHook): WebDataClient {
+    return new WebDataClient(this, hook);
+  }
+
   // ---------- plumbing ----------
 
   #url(base: URL, path: string, query?: Query): URL {
@@ -190,10 +215,14 @@ export class WebDataClient {
         message: `${route.method} /${route[2]?.path} has no generation-1 counterpart, and generation 1 is configured`,
       });
     }
-    const id = route.by === undefined ? undefined : input.params?.[route.by];
-    return this.#generations.run(name, route, id, (order) =>
-      this.#send(name, route, order, id, schema, input, opts),
-    );
+    const send = (call: RouteCall) => {
+      const id = route.by === undefined ? undefined : call.input.params?.[route.by];
+      return this.#generations.run(name, route, id, (order) =>
+        this.#send(name, route, order, id, schema, call.input, opts),
+      );
+    };
+    if (!this.#hook) return send({ name, route, input });
+    return this.#hook({ name, route, input }, send) as Promise<T>;
   }
 
   async #send<T>(
@@ -226,7 +255,7 @@ export class WebDataClient {
           ...opts,
         });
         this.#generations.answered(name, route, generation, id, index > 0);
-        if (route.mints) this.#generations.remember(route.mints(answer), generation);
+        if (route.work !== "none") this.#generations.remember(mintedIds(route.work, answer), generation);
         return answer;
       } catch (error) {
         const status = error instanceof ApiError ? error.status : undefined;
@@ -274,6 +303,11 @@ export class WebDataClient {
 
   serpBatch(body: S.SerpBatchRequest, opts?: CallOptions): Promise<S.BatchSubmission> {
     return this.#route("serpBatch", S.BatchSubmissionSchema, { body }, opts);
+  }
+
+  /** POST /v2/serp/async (generation 1: /v1/serp/async): a task whose result is the SERP answer. */
+  serpAsync(body: S.SerpAsyncRequest, opts?: CallOptions): Promise<TaskIdResponse> {
+    return this.#route("serpAsync", S.TaskIdResponseSchema, { body }, opts);
   }
 
   extract(body: S.ExtractRequest, opts?: CallOptions): Promise<S.TaskResult> {
@@ -480,12 +514,19 @@ export class WebDataClient {
     return this.#route("getResearchResult", V.ResearchResultSchema, { params: { agent, run } }, opts);
   }
 
-  /** The run's server-sent events as they come (only for runs created with `enable_events`). */
-  researchEvents(agent: string, run: string, signal: AbortSignal): AsyncGenerator<ServerEvent> {
-    const generation = this.#generations.generationOf(agent) ?? (this.#generations.setting === 1 ? 1 : 2);
-    const path = fillPath((ROUTES.researchEvents[generation] as RouteSide).path, { agent, run });
-    const url = this.#url(this.#base, path);
-    return streamEvents(this.#dispatcher, url, this.#bearer, signal);
+  /** The run's server-sent events as they come (only for runs created with `enable_events`); through the hook like a route call. */
+  async *researchEvents(agent: string, run: string, signal: AbortSignal): AsyncGenerator<ServerEvent> {
+    const open = async () => {
+      const generation = this.#generations.generationOf(agent) ?? (this.#generations.setting === 1 ? 1 : 2);
+      const path = fillPath((ROUTES.researchEvents[generation] as RouteSide).path, { agent, run });
+      return streamEvents(this.#dispatcher, this.#url(this.#base, path), this.#bearer, signal);
+    };
+    const call: RouteCall = {
+      name: "researchEvents",
+      route: ROUTES.researchEvents,
+      input: { params: { agent, run } },
+    };
+    yield* (this.#hook ? await this.#hook(call, open) : await open()) as AsyncGenerator<ServerEvent>;
   }
 
   listCrawls(query: { status?: string; cursor?: string; limit?: number } = {}, opts?: CallOptions) {

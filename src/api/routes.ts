@@ -19,6 +19,7 @@
  */
 import type { RequestKind } from "./retry.js";
 import { templateAsAgentDetail, templatePageAsAgents } from "./templates.js";
+import type { Mint, Taken, WorkKind, WorkRule } from "./work.js";
 
 type Obj = Record<string, any>;
 
@@ -38,7 +39,17 @@ export interface Route {
   1?: RouteSide;
   2?: RouteSide;
   by?: string;
-  mints?: (answer: any) => unknown[];
+  /**
+   * What the route does to the account's work (`work.ts`): the ids it mints, takes and lists, or
+   * `"none"` for a route that touches no one's work (search, the public catalogs, domain health).
+   * Every route says one or the other: over HTTP it is the route's ownership rule.
+   */
+  work: WorkRule | "none";
+  /**
+   * Where the request takes a completion webhook (its first minted id is bound to it): `url` a
+   * member holding the URL, `crawl` the crawl's `callback: {url, headers, events}`.
+   */
+  callback?: { url: string } | "crawl";
   generation2Only?: true;
   specV2?: true;
 }
@@ -51,9 +62,6 @@ export function agentToTemplate(body: unknown): unknown {
   const { agent, ...rest } = body;
   return { template: agent, ...rest };
 }
-
-const taskId = (a: Obj) => [a?.task_id];
-const ownId = (a: Obj) => [a?.id];
 
 /** Renames one member of an object body (generation-1 name → generation-2 name, or back). */
 const rename =
@@ -76,33 +84,69 @@ function agentNameAsName(answer: unknown): unknown {
   if (isObj(out.generated_version)) out.generated_version = agentNameAsName(out.generated_version);
   return out;
 }
+type Side = string | RouteSide | undefined;
+const side = (s: Side) => (typeof s === "string" ? { path: s } : s);
+const sides = (v2: Side, v1: Side) => ({
+  ...(v2 ? { 2: side(v2) } : {}),
+  ...(v1 ? { 1: side(v1) } : {}),
+});
+
 /** A write (or a creation that bills): never re-sent once it may have reached the service. */
 const write = (
   method: Route["method"],
-  v2?: string | RouteSide,
-  v1?: string | RouteSide,
+  v2: Side,
+  v1: Side,
+  work: Route["work"],
   extra: Partial<Route> = {},
-): Route => {
-  const side = (s: string | RouteSide | undefined) => (typeof s === "string" ? { path: s } : s);
-  return {
-    method,
-    kind: "submission",
-    ...(v2 ? { 2: side(v2) } : {}),
-    ...(v1 ? { 1: side(v1) } : {}),
-    ...extra,
-  };
-};
-const both = (by: string | undefined, v2: string, v1: string | undefined): Route => ({
+): Route => ({
+  method,
+  kind: "submission",
+  ...sides(v2, v1),
+  work,
+  ...extra,
+});
+const submit = (v2: Side, v1: Side, work: Route["work"], extra: Partial<Route> = {}): Route =>
+  write("POST", v2, v1, work, extra);
+const read = (v2: Side, v1: Side, work: Route["work"], extra: Partial<Route> = {}): Route => ({
   method: "GET",
   kind: "read",
-  ...(by ? { by } : {}),
-  2: { path: v2 },
-  ...(v1 ? { 1: { path: v1 } } : {}),
+  ...sides(v2, v1),
+  work,
+  ...extra,
 });
-const batchIds = (a: Obj) => [
-  a?.batch_id,
-  ...(Array.isArray(a?.tasks) ? a.tasks.map((t: Obj) => t?.id) : []),
-];
+
+// ---------- work rules (work.ts) ----------
+
+const mint = (kind: WorkKind, at: string): Mint => ({ kind, at });
+const param = (kind: WorkKind, name: string, change?: true): Taken => ({
+  kind,
+  param: name,
+  ...(change ? { change } : {}),
+});
+const inBody = (kind: WorkKind, at: string, change?: true): Taken => ({
+  kind,
+  body: at,
+  ...(change ? { change } : {}),
+});
+/** A task id, as the async routes answer it. */
+const TASK_ID = { mints: [mint("task", "task_id")] };
+/** A sync run's result: its task id at the top or in `task`. */
+const TASK_RESULT = [mint("task", "task_id"), mint("task", "task.id")];
+const BATCH = [mint("batch", "batch_id"), mint("task", "tasks[].id")];
+/** A run of a template named in the body (a public one or the caller's). */
+const runs = (at: string): WorkRule => ({ mints: TASK_RESULT, takes: [inBody("template", at)] });
+const page = (kind: WorkKind, items = "items", id = "id", totals = ["total"]) => ({
+  kind,
+  items,
+  id,
+  totals,
+});
+const ONE_TASK: WorkRule = { takes: [param("task", "id")] };
+const ONE_BATCH: WorkRule = { takes: [param("batch", "id")] };
+const RESEARCH_RUN: WorkRule = { takes: [param("research_agent", "agent"), param("research_run", "run")] };
+const JOB_RUN: WorkRule = { takes: [param("run", "run")] };
+const ARTIFACT: WorkRule = { takes: [param("run", "run"), param("artifact", "artifact")] };
+const TEMPLATE: WorkRule = { takes: [param("template", "name")] };
 
 /** `agent` → `template` in a batch's `shared_inputs` and items. */
 function agentBatchToTemplate(body: unknown): unknown {
@@ -129,152 +173,269 @@ const pageOnly = (q: Record<string, string | number | boolean | undefined>) => (
   offset: q.offset,
 });
 
-const submit = (
-  v2: string | RouteSide | undefined,
-  v1: string | RouteSide | undefined,
-  mints?: Route["mints"],
-): Route => ({
-  method: "POST",
-  kind: "submission",
-  ...(v2 ? { 2: typeof v2 === "string" ? { path: v2 } : v2 } : {}),
-  ...(v1 ? { 1: typeof v1 === "string" ? { path: v1 } : v1 } : {}),
-  ...(mints ? { mints } : {}),
-});
-const read = (v2: string | RouteSide | undefined, v1: string | RouteSide | undefined): Route => ({
-  ...submit(v2, v1),
-  method: "GET",
-  kind: "read",
-});
-const byId = (v2: string | undefined, v1: string | undefined): Route => ({ ...read(v2, v1), by: "id" });
-
 export const ROUTES = {
   // search and extract
-  serp: { ...submit("v2/serp", undefined), specV2: true },
+  serp: submit("v2/serp", undefined, "none", { specV2: true }),
   // generation 1: the 0.20.0 SDK's /v1 routes (web-data-api-v2.md §18), same shapes
-  fastSerp: submit("v2/fast-serp", "v1/fast-serp"),
-  serpBatch: submit("v2/serp/batch", "v1/serp/batch", batchIds),
-  extract: submit("v2/extract", "v1/extract"),
-  extractAsync: submit("v2/extract/async", "v1/extract/async", taskId),
-  extractBatch: submit("v2/extract/batch", "v1/extract/batch", batchIds),
+  fastSerp: submit("v2/fast-serp", "v1/fast-serp", "none"),
+  serpBatch: submit("v2/serp/batch", "v1/serp/batch", { mints: BATCH }),
+  serpAsync: submit("v2/serp/async", "v1/serp/async", TASK_ID, { callback: { url: "callback_url" } }),
+  extract: submit("v2/extract", "v1/extract", { mints: TASK_RESULT }),
+  extractAsync: submit("v2/extract/async", "v1/extract/async", TASK_ID, {
+    callback: { url: "callback_url" },
+  }),
+  extractBatch: submit("v2/extract/batch", "v1/extract/batch", { mints: BATCH }),
 
   // tasks and batches
-  getTask: byId("v2/tasks/{id}", "v1/tasks/{id}"),
-  getTaskResults: byId("v2/tasks/{id}/results", "v1/tasks/{id}/results"),
-  listTasks: read("v2/tasks", "v1/tasks"),
-  listBatches: read("v2/batches", "v1/batches"),
-  getBatch: byId("v2/batches/{id}", "v1/batches/{id}"),
-  getBatchProgress: byId("v2/batches/{id}/progress", "v1/batches/{id}/progress"),
+  getTask: read("v2/tasks/{id}", "v1/tasks/{id}", ONE_TASK, { by: "id" }),
+  getTaskResults: read("v2/tasks/{id}/results", "v1/tasks/{id}/results", ONE_TASK, { by: "id" }),
+  listTasks: read("v2/tasks", "v1/tasks", { lists: page("task", "tasks") }),
+  listBatches: read("v2/batches", "v1/batches", { lists: page("batch", "batches", "batch_id", []) }),
+  // The tasks of an owned batch or crawl are the owner's too (read with get_task).
+  getBatch: read(
+    "v2/batches/{id}",
+    "v1/batches/{id}",
+    { ...ONE_BATCH, mints: [mint("task", "tasks[].id")] },
+    { by: "id" },
+  ),
+  getBatchProgress: read("v2/batches/{id}/progress", "v1/batches/{id}/progress", ONE_BATCH, { by: "id" }),
 
   // agents (generation 1) are extract templates in generation 2
   listAgents: read(
     { path: "v2/extract/templates", query: pageOnly, read: templatePageAsAgents },
     "v1/agents",
+    { lists: page("template", "", "name", []) },
   ),
-  getAgent: read({ path: "v2/extract/templates/{name}", read: templateAsAgentDetail }, "v1/agents/{name}"),
-  runAgent: submit({ path: "v2/extract/templates/run", body: agentToTemplate }, "v1/agents/run"),
+  getAgent: read(
+    { path: "v2/extract/templates/{name}", read: templateAsAgentDetail },
+    "v1/agents/{name}",
+    TEMPLATE,
+  ),
+  runAgent: submit(
+    { path: "v2/extract/templates/run", body: agentToTemplate },
+    "v1/agents/run",
+    runs("agent"),
+  ),
   runAgentAsync: submit(
     { path: "v2/extract/templates/async", body: agentAsyncToTemplate },
     "v1/agent/async",
-    taskId,
+    runs("agent"),
+    {
+      callback: { url: "params.callback_url" },
+    },
   ),
   agentsAsync: submit(
     { path: "v2/extract/templates/async", body: agentAsyncToTemplate },
     "v1/agents/async",
-    taskId,
+    runs("agent"),
+    {
+      callback: { url: "params.callback_url" },
+    },
   ),
-  agentsBatch: submit(
-    { path: "v2/extract/templates/batch", body: agentBatchToTemplate },
-    "v1/agents/batch",
-    batchIds,
-  ),
-  runTemplate: submit("v2/extract/templates/run", undefined),
-  templatesBatch: submit("v2/extract/templates/batch", undefined, batchIds),
-  listTemplateVersions: read("v2/extract/templates/{name}/versions", undefined),
+  agentsBatch: submit({ path: "v2/extract/templates/batch", body: agentBatchToTemplate }, "v1/agents/batch", {
+    mints: BATCH,
+    takes: [inBody("template", "shared_inputs.agent"), inBody("template", "inputs[].agent")],
+  }),
+  runTemplate: submit("v2/extract/templates/run", undefined, runs("template")),
+  templatesBatch: submit("v2/extract/templates/batch", undefined, {
+    mints: BATCH,
+    takes: [inBody("template", "template")],
+  }),
+  listTemplateVersions: read("v2/extract/templates/{name}/versions", undefined, TEMPLATE),
 
   // crawl and map (no async map in generation 2; the sync map is the SDK's in both)
-  crawl: submit("v2/crawl", "v1/crawl", (a: Obj) => [a?.crawl_id]),
-  getCrawl: byId("v2/crawl/{id}", "v1/crawl/{id}"),
-  map: submit("v2/map", "v1/map"),
-  mapAsync: submit(undefined, "v1/map/async", taskId),
+  crawl: submit("v2/crawl", "v1/crawl", { mints: [mint("crawl", "crawl_id")] }, { callback: "crawl" }),
+  getCrawl: read(
+    "v2/crawl/{id}",
+    "v1/crawl/{id}",
+    { takes: [param("crawl", "id")], mints: [mint("task", "crawl.tasks[].id")] },
+    { by: "id" },
+  ),
+  map: submit("v2/map", "v1/map", "none"),
+  mapAsync: submit(undefined, "v1/map/async", TASK_ID, { callback: { url: "callback_url" } }),
 
   // domain health (generation 1 only; read-only, retried like a GET) and knowledge
-  checkDomainHealth: { ...submit(undefined, "v1/domain-health/check"), kind: "read" },
-  domainDriver: read("v2/domain-knowledge/driver", "v1/domain-knowledge/driver"),
+  checkDomainHealth: { ...submit(undefined, "v1/domain-health/check", "none"), kind: "read" },
+  domainDriver: read("v2/domain-knowledge/driver", "v1/domain-knowledge/driver", "none"),
 
-  // jobs
-  jobRuns: read("v2/jobs/{job}/runs", undefined),
-  artifactDownloadUrl: read("v2/jobs/runs/{run}/artifacts/{artifact}/download-url", undefined),
+  // jobs (a job's runs listed by its owner become the owner's)
+  jobRuns: read("v2/jobs/{job}/runs", undefined, {
+    takes: [param("job", "job")],
+    mints: [mint("run", "items[].id")],
+    lists: page("run"),
+  }),
+  artifactDownloadUrl: read("v2/jobs/runs/{run}/artifacts/{artifact}/download-url", undefined, ARTIFACT),
 
   // generation-2 capabilities (web-data-api-v2.md §4, §8, §12–15; generation 1 §18)
-  search: write("POST", "v2/search", "v1/search"),
+  search: write("POST", "v2/search", "v1/search", "none"),
+  // A refinement makes a new version of the template it names: its maker's only.
   createGeneration: write(
     "POST",
     { path: "v2/extract/templates/generations", body: rename("from_agent", "from_extract_template") },
     { path: "v1/agents/generations", read: agentNameAsName },
-    { mints: ownId },
+    {
+      mints: [mint("generation", "id"), mint("template", "name")],
+      // A new template's name may not be another user's (that would make a version of theirs).
+      takes: [inBody("template", "from_agent", true), inBody("template", "name")],
+    },
   ),
-  getGeneration: {
-    ...both("id", "v2/extract/templates/generations/{id}", "v1/agents/generations/{id}"),
-    1: { path: "v1/agents/generations/{id}", read: agentNameAsName },
-  },
-  getTemplate: both(undefined, "v2/extract/templates/{name}", undefined),
-  updateTemplate: write("PATCH", "v2/extract/templates/{name}", undefined, { generation2Only: true }),
-  deleteTemplate: write("DELETE", "v2/extract/templates/{name}", undefined, { generation2Only: true }),
-  listResearchAgents: both(undefined, "v2/agents", "v1/task-agents"),
-  listAgentTemplates: both(undefined, "v2/agents/templates", "v1/task-agents/templates"),
-  getResearchAgent: both("agent", "v2/agents/{agent}", "v1/task-agents/{agent}"),
+  getGeneration: read(
+    "v2/extract/templates/generations/{id}",
+    { path: "v1/agents/generations/{id}", read: agentNameAsName },
+    { takes: [param("generation", "id")], mints: [mint("template", "name")] },
+    { by: "id" },
+  ),
+  getTemplate: read("v2/extract/templates/{name}", undefined, TEMPLATE),
+  updateTemplate: write(
+    "PATCH",
+    "v2/extract/templates/{name}",
+    undefined,
+    { takes: [param("template", "name", true)] },
+    {
+      generation2Only: true,
+    },
+  ),
+  deleteTemplate: write(
+    "DELETE",
+    "v2/extract/templates/{name}",
+    undefined,
+    { takes: [param("template", "name", true)] },
+    {
+      generation2Only: true,
+    },
+  ),
+  listResearchAgents: read("v2/agents", "v1/task-agents", { lists: page("research_agent") }),
+  listAgentTemplates: read("v2/agents/templates", "v1/task-agents/templates", "none"),
+  getResearchAgent: read(
+    "v2/agents/{agent}",
+    "v1/task-agents/{agent}",
+    { takes: [param("research_agent", "agent")] },
+    { by: "agent" },
+  ),
   createResearchAgent: write(
     "POST",
     { path: "v2/agents", body: rename("domain_expertise", "skill") },
     "v1/task-agents",
-    { mints: ownId },
+    { mints: [mint("research_agent", "id")] },
   ),
   updateResearchAgent: write(
     "PATCH",
     { path: "v2/agents/{agent}", body: renamePatch("domain_expertise", "skill") },
     "v1/task-agents/{agent}",
+    { takes: [param("research_agent", "agent", true)] },
     { by: "agent" },
   ),
-  deleteResearchAgent: write("DELETE", "v2/agents/{agent}", "v1/task-agents/{agent}", { by: "agent" }),
-  startResearchRun: write("POST", "v2/agents/{agent}/runs", "v1/task-agents/{agent}/runs", { by: "agent" }),
+  deleteResearchAgent: write(
+    "DELETE",
+    "v2/agents/{agent}",
+    "v1/task-agents/{agent}",
+    { takes: [param("research_agent", "agent", true)] },
+    { by: "agent" },
+  ),
+  startResearchRun: write(
+    "POST",
+    "v2/agents/{agent}/runs",
+    "v1/task-agents/{agent}/runs",
+    {
+      takes: [param("research_agent", "agent")],
+      mints: [mint("research_run", "id")],
+    },
+    { by: "agent" },
+  ),
   startOneShotResearch: write("POST", "v2/agents/runs", undefined, {
-    mints: (a: Obj) => [a?.web_search_agent_id],
+    mints: [mint("research_agent", "web_search_agent_id"), mint("research_run", "id")],
   }),
-  getResearchRun: both("agent", "v2/agents/{agent}/runs/{run}", "v1/task-agents/{agent}/runs/{run}"),
-  getResearchResult: both(
-    "agent",
+  getResearchRun: read("v2/agents/{agent}/runs/{run}", "v1/task-agents/{agent}/runs/{run}", RESEARCH_RUN, {
+    by: "agent",
+  }),
+  getResearchResult: read(
     "v2/agents/{agent}/runs/{run}/result",
     "v1/task-agents/{agent}/runs/{run}/result",
+    RESEARCH_RUN,
+    { by: "agent" },
   ),
   /** Server-sent events: `researchEvents` streams it on the agent's generation, outside `#route`. */
-  researchEvents: both(
-    "agent",
+  researchEvents: read(
     "v2/agents/{agent}/runs/{run}/events",
     "v1/task-agents/{agent}/runs/{run}/events",
+    RESEARCH_RUN,
+    { by: "agent" },
   ),
-  listCrawls: both(undefined, "v2/crawl", "v1/crawl"),
-  cancelCrawl: write("DELETE", "v2/crawl/{id}", "v1/crawl/{id}", { by: "id" }),
-  listJobs: both(undefined, "v2/jobs", "v1/jobs"),
+  listCrawls: read("v2/crawl", "v1/crawl", {
+    lists: page("crawl", "data", "crawl_id", ["pagination.total"]),
+  }),
+  cancelCrawl: write(
+    "DELETE",
+    "v2/crawl/{id}",
+    "v1/crawl/{id}",
+    { takes: [param("crawl", "id", true)] },
+    { by: "id" },
+  ),
+  listJobs: read("v2/jobs", "v1/jobs", { lists: page("job") }),
   createJob: write(
     "POST",
     { path: "v2/jobs", body: rename("agent_name", "extract_template_name") },
     "v1/jobs",
+    { mints: [mint("job", "id")], takes: [inBody("template", "agent_name")] },
+  ),
+  updateJob: write(
+    "PATCH",
+    "v2/jobs/{job}",
+    "v1/jobs/{job}",
+    { takes: [param("job", "job", true)] },
+    { by: "job" },
+  ),
+  deleteJob: write(
+    "DELETE",
+    "v2/jobs/{job}",
+    "v1/jobs/{job}",
+    { takes: [param("job", "job", true)] },
+    { by: "job" },
+  ),
+  triggerJob: write(
+    "POST",
+    "v2/jobs/{job}/runs",
+    "v1/jobs/{job}/runs",
     {
-      mints: ownId,
+      takes: [param("job", "job")],
+      mints: [mint("run", "id")],
+    },
+    { by: "job" },
+  ),
+  getJobRun: read(
+    "v2/jobs/runs/{run}",
+    "v1/jobs/{job}/runs/{run}",
+    { ...JOB_RUN, mints: [mint("artifact", "artifact_ids[]")] },
+    { by: "run" },
+  ),
+  cancelJobRun: write(
+    "POST",
+    "v2/jobs/runs/{run}/cancel",
+    "v1/jobs/{job}/runs/{run}/cancel",
+    { takes: [param("run", "run", true)] },
+    {
+      by: "run",
     },
   ),
-  updateJob: write("PATCH", "v2/jobs/{job}", "v1/jobs/{job}", { by: "job" }),
-  deleteJob: write("DELETE", "v2/jobs/{job}", "v1/jobs/{job}", { by: "job" }),
-  triggerJob: write("POST", "v2/jobs/{job}/runs", "v1/jobs/{job}/runs", { by: "job", mints: ownId }),
-  getJobRun: both("run", "v2/jobs/runs/{run}", "v1/jobs/{job}/runs/{run}"),
-  cancelJobRun: write("POST", "v2/jobs/runs/{run}/cancel", "v1/jobs/{job}/runs/{run}/cancel", { by: "run" }),
-  listArtifacts: both("run", "v2/jobs/runs/{run}/artifacts", "v1/jobs/{job}/runs/{run}/artifacts"),
-  artifactPreview: both(
-    "run",
+  listArtifacts: read(
+    "v2/jobs/runs/{run}/artifacts",
+    "v1/jobs/{job}/runs/{run}/artifacts",
+    {
+      ...JOB_RUN,
+      mints: [mint("artifact", "items[].id")],
+    },
+    { by: "run" },
+  ),
+  artifactPreview: read(
     "v2/jobs/runs/{run}/artifacts/{artifact}/preview",
     "v1/jobs/{job}/runs/{run}/artifacts/{artifact}/preview",
+    ARTIFACT,
+    { by: "run" },
   ),
-  mediaAsync: write("POST", "v2/media/async", "v1/media/async", { mints: taskId }),
+  // A media download is a task: its result names the file (read with getTaskResults).
+  mediaAsync: write("POST", "v2/media/async", "v1/media/async", TASK_ID, {
+    callback: { url: "callback_url" },
+  }),
 } satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof ROUTES;

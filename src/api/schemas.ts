@@ -258,6 +258,10 @@ export const SerpRequestSchema = z.object({
 });
 export type SerpRequest = z.input<typeof SerpRequestSchema>;
 
+/** `POST /v2/serp/async`: the SERP fields plus the async route's callback (§3.5). */
+export const SerpAsyncRequestSchema = SerpRequestSchema.extend({ callback_url: z.string().url().optional() });
+export type SerpAsyncRequest = z.input<typeof SerpAsyncRequestSchema>;
+
 // Batch items and shared_inputs carry no defaults (an item member left out keeps the shared
 // value); `search_engine` may sit in either (web-data-api-v2.md §5).
 const SerpSharedSchema = SerpRequestSchema.extend({

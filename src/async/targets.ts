@@ -1,5 +1,16 @@
 /** One poll of each kind of target, read the same way: state, whether it ended, and progress. */
 import type { WebDataClient } from "../api/client.js";
+import type { RouteName } from "../api/routes.js";
+
+/** What `waitFor` and the result collection read for any long tool (listed for `get_task`). */
+export const WAIT_ROUTES: readonly RouteName[] = [
+  "getTask",
+  "getTaskResults",
+  "getBatch",
+  "getBatchProgress",
+  "getCrawl",
+];
+
 import type { TargetKind } from "./schedule.js";
 import { batchCounts, batchPhase, phaseOf } from "./states.js";
 

@@ -32,7 +32,7 @@ export const GENERATION2_ONLY: [string, RegExp][] = [
   ["PATCH", /^\/v2\/extract\/templates\/[^/]+$/],
   ["DELETE", /^\/v2\/extract\/templates\/[^/]+$/],
   ["POST", /^\/v2\/search$/],
-  ["POST", /^\/v2\/(fast-serp|serp\/batch)$/],
+  ["POST", /^\/v2\/(fast-serp|serp\/batch|serp\/async)$/],
   ["*", /^\/v2\/agents(\/.*)?$/],
   ["*", /^\/v2\/media(\/async)?$/],
   // jobs: all but the two routes the generation-1 spec lists under /v2 (a job's runs, a download URL)
@@ -63,7 +63,7 @@ export function generation2Shapes(state: SandboxState) {
   const lastSegment = (path: string, from = 1) => path.split("/").at(-from) ?? "";
 
   const routes: [string, RegExp, Rewrite][] = [
-    ["POST", /^\/v2\/(extract|extract\/templates)\/async$/, submitted],
+    ["POST", /^\/v2\/(extract|extract\/templates|serp)\/async$/, submitted],
     ["POST", /^\/v2\/(extract|serp)\/batch$/, batchCreated],
     ["GET", /^\/v2\/tasks\/[^/]+$/, (b) => (isObj(b) ? { task: record(b.task?.id) ?? b.task } : b)],
     [

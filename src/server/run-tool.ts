@@ -30,7 +30,8 @@ import type {
   ToolResult,
   ToolServices,
 } from "../tools/tool.js";
-import { type OwnershipStore, ownedClient } from "./ownership.js";
+import type { OwnershipStore } from "./ownership.js";
+import { ownedClient } from "./ownership-hook.js";
 import { claimLinks } from "./resources.js";
 import { outputSchema } from "./tool-schemas.js";
 

@@ -17,20 +17,8 @@ import type { ApiObserver } from "../api/observer.js";
 import { ROUTES, type Route } from "../api/routes.js";
 import { OTHER } from "./labels.js";
 
-/** The API's paths with their variable segments named (the spec's templates). */
-const TEMPLATES: Array<[RegExp, string]> = [
-  [/\/v1\/tasks\/[^/]+\/results$/, "/v1/tasks/{task_id}/results"],
-  [/\/v1\/tasks\/[^/]+$/, "/v1/tasks/{task_id}"],
-  [/\/v1\/batches\/[^/]+\/progress$/, "/v1/batches/{batch_id}/progress"],
-  [/\/v1\/batches\/[^/]+$/, "/v1/batches/{batch_id}"],
-  [/\/v1\/agents\/(?!run$|async$|batch$)[^/]+$/, "/v1/agents/{name}"],
-  [/\/v2\/extract\/templates\/[^/]+\/versions$/, "/v2/extract/templates/{name}/versions"],
-  [/\/v1\/crawl\/[^/]+$/, "/v1/crawl/{crawl_id}"],
-  [
-    /\/v2\/jobs\/runs\/[^/]+\/artifacts\/[^/]+\/download-url$/,
-    "/v2/jobs/runs/{run_id}/artifacts/{artifact_id}/download-url",
-  ],
-  [/\/v2\/jobs\/[^/]+\/runs$/, "/v2/jobs/{job_id}/runs"],
+/** The legacy endpoint, the one path outside the route table. */
+const LEGACY: Array<[RegExp, string]> = [
   [
     /\/api\/v1\/realtime\/social\/[^/]+\/v1\/events\/[^/]+\/details$/,
     "/api/v1/realtime/social/{platform}/v1/events/{event_id}/details",
@@ -38,15 +26,38 @@ const TEMPLATES: Array<[RegExp, string]> = [
 ];
 const FIXED = /\/(v1|v2|api)\/.*$/;
 
-/** The route table's paths (src/api/routes.ts), each as the pattern of its template. */
+/**
+ * A path parameter's name in a label, from the kind of id the route takes there (its work rule):
+ * `{task_id}`, `{crawl_id}`, `{run_id}`…, a template's `{name}`; an id the route does not check
+ * (generation 1's job above a run) by its own name.
+ */
+function labelOf(route: Route, param: string): string {
+  const taken = route.work === "none" ? undefined : route.work.takes?.find((t) => t.param === param);
+  if (!taken) return `${param}_id`;
+  if (taken.kind === "template") return "name";
+  if (taken.kind === "research_agent") return "agent_id";
+  if (taken.kind === "research_run") return "run_id";
+  return `${taken.kind}_id`;
+}
+
+const params = (path: string) => (path.match(/\{/g) ?? []).length;
+const fixed = (path: string) => path.split("/").filter((part) => !part.startsWith("{")).length;
+
+/** The route table's paths (src/api/routes.ts), each as the pattern of its template, ids named from the route's work rule. */
 const ROUTE_TEMPLATES: Array<[RegExp, string]> = Object.values(ROUTES as Record<string, Route>)
-  .flatMap((route) => [route[1]?.path, route[2]?.path])
-  .filter((path): path is string => path !== undefined)
+  .flatMap((route) =>
+    [route[1]?.path, route[2]?.path].flatMap((path) =>
+      path === undefined
+        ? []
+        : [{ path, label: path.replace(/\{(\w+)\}/g, (_, p: string) => `{${labelOf(route, p)}}`) }],
+    ),
+  )
   // A fixed path wins over a template it also matches (`v1/agents/run` over `v1/agents/{name}`).
-  .sort((a, b) => Number(a.includes("{")) - Number(b.includes("{")))
-  .map((path) => [
+  // and a longer fixed part over a shorter (`…/templates/generations/{id}` over `…/templates/{name}`).
+  .sort((a, b) => params(a.path) - params(b.path) || fixed(b.path) - fixed(a.path))
+  .map(({ path, label }) => [
     new RegExp(`^/${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}$`),
-    `/${path}`,
+    `/${label}`,
   ]);
 
 /**
@@ -54,7 +65,7 @@ const ROUTE_TEMPLATES: Array<[RegExp, string]> = Object.values(ROUTES as Record<
  * outside the known routes is `other` (a metric label from a closed set).
  */
 export function endpointOf(url: URL): string {
-  for (const [pattern, template] of TEMPLATES) if (pattern.test(url.pathname)) return template;
+  for (const [pattern, template] of LEGACY) if (pattern.test(url.pathname)) return template;
   const tail = FIXED.exec(url.pathname)?.[0];
   if (tail === undefined) return OTHER;
   for (const [pattern, template] of ROUTE_TEMPLATES) if (pattern.test(tail)) return template;

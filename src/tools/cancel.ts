@@ -30,6 +30,7 @@ export const cancel = defineTool({
   title: "Cancel work",
   description: "Stop a running crawl, job run or MCP task: pass crawl_id, run_id or task_id.",
   toolset: "tasks",
+  routes: ["cancelCrawl", "cancelJobRun"],
   examples: [{ crawl_id: "00000000-0000-4000-a000-00000000c0de" }],
   input: {
     crawl_id: z.string().min(1).optional().describe("Crawl to stop"),

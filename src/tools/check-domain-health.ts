@@ -48,6 +48,7 @@ export const checkDomainHealth = defineTool({
   title: "Check domain health",
   description: "How well requests to these sites succeed now: status, success rate, recent windows.",
   toolset: "health",
+  routes: ["checkDomainHealth", "domainDriver"],
   examples: [
     { domains: ["example.com"] },
     { domains: ["example.com", "shop.example.com"], include_driver: true },

@@ -16,6 +16,7 @@ export const crawlSite = defineTool({
   description:
     "Crawl a site from a start URL, following links: each page's URL and Markdown. For URLs only, use map_site.",
   toolset: "crawl",
+  routes: ["crawl", "getCrawl"],
   examples: [{ url: "https://example.com/", limit: 5, max_chars: 3000 }],
   input: {
     url: urlArg.describe("Start URL"),

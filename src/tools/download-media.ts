@@ -20,6 +20,7 @@ export const downloadMedia = defineTool({
   description:
     "Download a file (image, PDF, video…): an image comes back as an image, text as text, anything else as a temporary link with its type and size.",
   toolset: "media",
+  routes: ["mediaAsync"],
   longRunning: true,
   examples: [{ url: "https://cdn.example.com/boots.png" }],
   input: {

@@ -47,6 +47,7 @@ export const extractBatch = defineTool({
   title: "Extract many pages",
   description: "Read many pages at once as Markdown; prefer over repeated extract_page.",
   toolset: "extract",
+  routes: ["extractBatch"],
   examples: [
     { inputs: [{ url: "https://example.com/a" }, { url: "https://example.com/b" }], max_chars: 4000 },
   ],

@@ -20,6 +20,7 @@ export const extractPage = defineTool({
   description:
     "Read one web page as Markdown (or HTML, headers, links, screenshot). Use render for JavaScript-heavy pages.",
   toolset: "extract",
+  routes: ["extract", "extractAsync"],
   examples: [
     { url: "https://example.com/" },
     { url: "https://example.com/", formats: ["markdown", "links"], max_chars: 2000 },

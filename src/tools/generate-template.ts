@@ -77,6 +77,7 @@ export const generateTemplate = defineTool({
     "Create an extract template from a prompt and example page, or refine one. Billed: look for an existing one with list_agents first.",
   toolset: "templates",
   optIn: true,
+  routes: ["createGeneration", "getGeneration"],
   longRunning: true,
   examples: [{ prompt: "Extract the title, price and rating", url: "https://shop.example.com/p/1" }],
   input: {

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { batchCounts, batchPhase, phaseOf } from "../async/states.js";
+import { WAIT_ROUTES } from "../async/targets.js";
 import { itemsMarkdown, listedItems, taskItem } from "./collect.js";
 import { ToolError } from "./errors.js";
 import { LIST_LIMIT } from "./extract-batch.js";
@@ -140,6 +141,7 @@ export const getTask = defineTool({
   description:
     "State and results of a task, batch or crawl (one id): resumes a long tool's handle; offset reads on past a cut. No id: recent tasks or crawls.",
   toolset: "tasks",
+  routes: ["listTasks", "listCrawls", ...WAIT_ROUTES],
   examples: [{ task_id: "00000000-0000-4000-a000-000000000001" }, { limit: 10 }],
   input: {
     task_id: idArg.optional().describe("From a result"),

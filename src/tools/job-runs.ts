@@ -33,6 +33,7 @@ export const jobRuns = defineTool({
   title: "Job runs and artifacts",
   description: "Runs and artifacts of recurring jobs; no id lists the jobs.",
   toolset: "jobs",
+  routes: ["listJobs", "jobRuns", "getJobRun", "listArtifacts", "artifactPreview", "artifactDownloadUrl"],
   examples: [{ job_id: "job_daily_prices", limit: 5 }],
   input: {
     job_id: idArg().optional().describe("List this job's runs"),

@@ -46,6 +46,7 @@ export const listAgents = defineTool({
   description:
     "Find pre-built extraction agents by site, vertical or purpose; name gives one agent's params and an example call for run_agent.",
   toolset: "agents",
+  routes: ["listAgents", "getAgent"],
   examples: [{ query: "product" }, { name: "ecommerce_product_page" }],
   input: {
     name: z.string().min(1).optional().describe("Get this agent's params"),

@@ -12,6 +12,7 @@ export const listResearchAgents = defineTool({
   description:
     "The account's research agents and the agent templates a new one can start from; run them with research.",
   toolset: "research",
+  routes: ["listResearchAgents", "listAgentTemplates", "getResearchAgent"],
   examples: [{}],
   input: {
     agent_id: z.string().min(1).optional().describe("One agent's detail: goals, sources, output schema"),

@@ -14,6 +14,7 @@ export const manageJob = defineTool({
   description:
     "Recurring jobs running a template over inputs: create, update, delete, or trigger a run. Follow runs with job_runs; stop one with cancel.",
   toolset: "manage",
+  routes: ["createJob", "updateJob", "deleteJob", "triggerJob"],
   examples: [{ action: "trigger", job_id: "job_daily_prices" }],
   input: {
     action: z.enum(["create", "update", "delete", "trigger"]).describe("trigger: run now"),

@@ -15,6 +15,7 @@ export const manageResearchAgent = defineTool({
   description:
     "Create, update (JSON Patch) or delete a research agent; see list_research_agents, run with research.",
   toolset: "manage",
+  routes: ["createResearchAgent", "updateResearchAgent", "deleteResearchAgent"],
   examples: [{ action: "create", template: "market_research", agent_name: "tents_market" }],
   input: {
     action: z.enum(["create", "update", "delete"]).describe("What to do"),

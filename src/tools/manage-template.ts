@@ -22,6 +22,7 @@ export const manageTemplate = defineTool({
   description:
     "Update an extract template (JSON Patch, or published_version_id to publish a version from run_template's listing) or delete it. API generation 2 only.",
   toolset: "manage",
+  routes: ["updateTemplate", "deleteTemplate"],
   examples: [
     {
       action: "update",

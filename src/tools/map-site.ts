@@ -61,6 +61,7 @@ export const mapSite = defineTool({
   title: "Map a site's URLs",
   description: "List a site's URLs (its map) without their content. Use before extract_batch.",
   toolset: "crawl",
+  routes: ["map", "mapAsync"],
   examples: [{ url: "https://example.com/", limit: 20 }],
   input: {
     url: urlArg.describe("Site URL"),

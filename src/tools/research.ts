@@ -159,6 +159,14 @@ export const research = defineTool({
   description:
     "A web research agent answers a question with cited sources and a confidence. Minutes-long and billed per run; for facts one search answers, use web_search (include_answer). Agents: list_research_agents.",
   toolset: "research",
+  routes: [
+    "startOneShotResearch",
+    "createResearchAgent",
+    "startResearchRun",
+    "getResearchRun",
+    "researchEvents",
+    "getResearchResult",
+  ],
   longRunning: true,
   examples: [{ input: "What tents suit winter camping?" }],
   input: {

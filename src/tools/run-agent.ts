@@ -18,6 +18,7 @@ export const runAgent = defineTool({
   description:
     "Run a pre-built extraction agent (find one and its params with list_agents) for its structured data.",
   toolset: "agents",
+  routes: ["runAgent", "runAgentAsync"],
   examples: [{ agent: "ecommerce_product_page", params: { url: "https://shop.example.com/p/123" } }],
   input: {
     agent: z.string().min(1).describe("Agent name"),

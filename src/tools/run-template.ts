@@ -28,6 +28,7 @@ export const runTemplate = defineTool({
   title: "Run an extract template",
   description: "Structured JSON from a pre-built extract template. Omit params to see its input schema.",
   toolset: "templates",
+  routes: ["runTemplate", "templatesBatch", "listTemplateVersions"],
   examples: [
     { template: "ecommerce_product" },
     { template: "ecommerce_product", params: { url: "https://shop.example.com/p/1" } },

@@ -108,6 +108,7 @@ export const serpSearch = defineTool({
   description:
     "Search engine results (title, URL, snippet) for one query or many; read pages with extract_page.",
   toolset: "search",
+  routes: ["serp", "fastSerp", "serpBatch"],
   examples: [
     { search_engine: "engine1_search", query: "waterproof hiking boots", num_results: 5 },
     { search_engine: "engine1_search", queries: ["tent", "sleeping bag"], num_results: 3 },

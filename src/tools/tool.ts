@@ -7,6 +7,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
+import type { RouteName } from "../api/routes.js";
 import type { Completion, WaitOutcome, WaitTarget } from "../async/wait.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -105,6 +106,12 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
    * `all`). For a tool a first try should not reach for (generate_template bills a generation).
    */
   optIn?: boolean;
+  /**
+   * The API routes the tool calls (names in `ROUTES`, src/api/routes.ts), besides the polls every
+   * long tool makes through the waiting mechanism: the README's routes column and the check that
+   * every request a tool makes is one of them follow from it.
+   */
+  routes?: readonly RouteName[];
   input: I;
   /**
    * The whole input object, for what a raw shape cannot say (strict or loose); `input` is then its

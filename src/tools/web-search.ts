@@ -46,6 +46,7 @@ export const webSearch = defineTool({
   description:
     "Search the web: results with page content, optionally a cited answer. Prefer it to serp_search + extract_page.",
   toolset: "search",
+  routes: ["search"],
   examples: [
     { query: "waterproof hiking boots", include_answer: true },
     { query: "tent", search_depth: "fast", max_results: 5 },

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
-import { TOOL_ROUTES } from "../../src/tools/routes-by-tool.js";
+import { routesOf } from "../../src/tools/routes-by-tool.js";
 import { call, type StdioServer, spawnAgainst, startTestSandbox, textOf } from "../helpers/mcp.js";
 
 const AGENT = "ecommerce_search_listing";
@@ -38,7 +38,7 @@ const calls = (site: string): [string, Record<string, unknown>][] => [
 const GENERATION2_ONLY = ["manage_template"];
 /** Every other tool's registry examples (the issue-24 tools among them). */
 const EXAMPLES = ALL_TOOLS.filter(
-  (t) => TOOL_ROUTES[t.name] && !["serp_search", "extract_page"].includes(t.name),
+  (t) => routesOf(t.name).length > 0 && !["serp_search", "extract_page"].includes(t.name),
 ).flatMap((t) => (t.examples ?? []).map((a) => [t.name, a] as const));
 
 describe.each(["spec", "live"] as const)(

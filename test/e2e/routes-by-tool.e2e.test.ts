@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES, type RouteName, type RouteSide } from "../../src/api/routes.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
-import { generation2Only, TOOL_ROUTES, toolRoutesCell, WAIT_ROUTES } from "../../src/tools/routes-by-tool.js";
+import {
+  generation2Only,
+  routesOf as toolRouteNames,
+  toolRoutesCell,
+  WAIT_ROUTES,
+} from "../../src/tools/routes-by-tool.js";
 import {
   call,
   requestsSince,
@@ -72,7 +77,7 @@ describe.each([2, 1] as const)("WEBDATA_API_GENERATION=%s: the routes each tool 
         continue;
       }
       expect(r.isError, `${tool}: ${textOf(r)}`).toBeFalsy();
-      const allowed = new Set<RouteName>([...(TOOL_ROUTES[tool] ?? []), ...WAIT_ROUTES]);
+      const allowed = new Set<RouteName>([...toolRouteNames(tool), ...WAIT_ROUTES]);
       for (const q of requestsSince(sandbox, from)) {
         if (q.path.startsWith("/legacy/") || q.path.startsWith("/downloads/")) continue;
         const match = routesOf(q.method, q.path).find(
@@ -81,7 +86,7 @@ describe.each([2, 1] as const)("WEBDATA_API_GENERATION=%s: the routes each tool 
             (m.generation === generation || (ROUTES[m.name] as Side)[generation] === undefined),
         );
         if (!match) strays.push(`${tool}: ${q.method} ${q.path} (table: ${toolRoutesCell(tool)})`);
-        else if (TOOL_ROUTES[tool]?.includes(match.name)) {
+        else if (toolRouteNames(tool).includes(match.name)) {
           seen.set(tool, (seen.get(tool) ?? new Set()).add(match.name));
         }
       }
@@ -91,7 +96,7 @@ describe.each([2, 1] as const)("WEBDATA_API_GENERATION=%s: the routes each tool 
     // list_agents, which answers from the agent catalog the server read in the background).
     const silent = ALL_TOOLS.filter(
       (t) =>
-        TOOL_ROUTES[t.name] &&
+        toolRouteNames(t.name).length > 0 &&
         !seen.has(t.name) &&
         t.name !== "list_agents" &&
         !(generation === 1 && generation2Only(t.name)),

@@ -145,6 +145,23 @@ describe.each(kinds)("$name stores", (kind) => {
     expect(listed.map((r) => r.id)).toEqual(["t1"]);
   });
 
+  it("ownership: an account object claimed by anyone is told from one made outside this server", async () => {
+    const store = kind.ownership();
+    const job = `job-${kind.name}`;
+    await store.claim("alice-id", [
+      { kind: "job", id: job },
+      { kind: "task", id: `t-${kind.name}` },
+    ]);
+    const asked = [
+      { kind: "job" as const, id: "job-made-outside" },
+      { kind: "job" as const, id: job },
+      { kind: "template" as const, id: job },
+    ];
+    expect((await store.claimed(asked)).map((r) => `${r.kind}:${r.id}`)).toEqual([`job:${job}`]);
+    // Only account-level kinds are answered: a task is its maker's alone, never "shared".
+    expect(await store.claimed([{ kind: "task", id: `t-${kind.name}` }])).toEqual([]);
+  });
+
   it("events: an event over the bound is replayed as a short get_task stand-in", async () => {
     const events = kind.events();
     const session = `s-${kind.name}-big`;

@@ -22,6 +22,14 @@ const cases: Array<[string, string]> = [
     "https://api.example.com/v2/jobs/runs/r1/artifacts/a1/download-url",
     "/v2/jobs/runs/{run_id}/artifacts/{artifact_id}/download-url",
   ],
+  // Ids named from the kind the route takes (its work rule in src/api/routes.ts).
+  ["https://api.example.com/v2/agents/a1/runs/r1/result", "/v2/agents/{agent_id}/runs/{run_id}/result"],
+  ["https://api.example.com/v1/jobs/j1/runs/r1/cancel", "/v1/jobs/{job_id}/runs/{run_id}/cancel"],
+  [
+    "https://api.example.com/v2/extract/templates/generations/g1",
+    "/v2/extract/templates/generations/{generation_id}",
+  ],
+  ["https://api.example.com/v2/extract/templates/t1", "/v2/extract/templates/{name}"],
   [
     "https://legacy.example.com/api/v1/realtime/social/x/v1/events/123/details",
     "/api/v1/realtime/social/{platform}/v1/events/{event_id}/details",

@@ -1,10 +1,11 @@
 /**
  * POST /v2/serp; fast SERP (POST /v2/fast-serp, the same answer at once) and SERP batches
  * (POST /v2/serp/batch: a task per query), each also under /v1 as the 0.20.0 SDK had them
- * (web-data-api-v2.md §5, §18); the /v2 forms are generation 2 only (generation2.ts).
+ * (web-data-api-v2.md §5, §18); async SERP (POST /v2/serp/async, also /v1: a task whose result is
+ * the answer); the /v2 forms are generation 2 only (generation2.ts).
  */
 import { Hono } from "hono";
-import { SerpBatchRequestSchema, SerpRequestSchema } from "../../api/schemas.js";
+import { SerpAsyncRequestSchema, SerpBatchRequestSchema, SerpRequestSchema } from "../../api/schemas.js";
 import { type SandboxState, TASK_ERROR } from "../context.js";
 import { staggeredDelay } from "../extract.js";
 import { FAULT_HEADER } from "../faults.js";
@@ -24,7 +25,14 @@ export function serpRoutes(state: SandboxState) {
   });
 
   /** A task whose result is the SERP answer to `request`. */
-  const serpTask = (c: Ctx, apiType: ApiType, request: SerpRequest, delayMs: number, batchId?: string) => {
+  const serpTask = (
+    c: Ctx,
+    apiType: ApiType,
+    request: SerpRequest,
+    delayMs: number,
+    batchId?: string,
+    callbackUrl?: string,
+  ) => {
     const answer = serpResponse(request, state.location.siteUrl);
     return state.tasks.create({
       apiType,
@@ -32,6 +40,7 @@ export function serpRoutes(state: SandboxState) {
       url: answer.url,
       delayMs,
       ...(batchId ? { batchId } : {}),
+      ...(callbackUrl ? { callbackUrl } : {}),
       failure: state.faults.take(["task_error"], `${c.req.method} ${c.req.path}`, c.req.header(FAULT_HEADER))
         ? TASK_ERROR
         : undefined,
@@ -65,6 +74,15 @@ export function serpRoutes(state: SandboxState) {
       serpTask(c, "serp", q.data as SerpRequest, staggeredDelay(latency, i, requests.length), batchId),
     );
     return c.json(state.batches.submit(batchId, "serp", tasks));
+  });
+
+  // Async SERP (§5): the SERP answer becomes the result of a task, its callback sent when it ends.
+  r.on("POST", ["/v1/serp/async", "/v2/serp/async"], async (c) => {
+    const body = await parseBody(c, SerpAsyncRequestSchema);
+    if (!body.ok) return body.response;
+    const { callback_url, ...request } = body.data;
+    const task = serpTask(c, "serp", request, state.config.taskLatencyMs, undefined, callback_url);
+    return c.json({ task_id: task.id });
   });
 
   // Async search: the SERP answer becomes the result of a task (request shape: the SERP request).

@@ -14,7 +14,7 @@ import type { CreateServerOptions, WebDataServer } from "../create-server.js";
 import type { FairShare } from "../fair-share.js";
 import type { OwnershipStore } from "../ownership.js";
 import type { TaskWork } from "../tasks.js";
-import { CallbackClient } from "./callback-client.js";
+import { callbackClient } from "./callback-client.js";
 import type { CallbackRegistry } from "./callbacks.js";
 import { ClientPool, ServerPool } from "./clients.js";
 
@@ -100,7 +100,7 @@ export class ApiServers {
       sharedRateStore: this.#deps.rateStore,
       observer: telemetry?.apiObserver,
     };
-    return new CallbackClient(options, this.#deps.callbacks());
+    return callbackClient(options, this.#deps.callbacks());
   }
 
   #server(client: WebDataClient, apiKey: string, ownKey: boolean, anchor = false): WebDataServer {

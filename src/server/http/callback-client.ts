@@ -1,115 +1,92 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 /**
- * The HTTP endpoint's `WebDataClient`. With a webhook registry, its async task submissions carry
- * a callback URL of this server (extract: `callback_url`; agent: `params.callback_url`; map:
- * `callback_url`; crawl: `callback.url` with the end events only) and the answered task or crawl
- * id is bound to it, so the waiting mechanism can complete on the webhook; a callback the caller
- * set itself is left alone. Every accepted submission (batches too) is also noted on the current
- * call (`callContext`): if this replica dies mid-call, a resume elsewhere answers with the handle
- * instead of leaving the client to submit the work again. Everything else is the plain client.
+ * The HTTP endpoint's `WebDataClient`: the plain client with one hook in its send path, built
+ * from the route table's data (`callback` and `work.mints` in src/api/routes.ts), not per method.
+ * With a webhook registry, a submission to a route that takes a callback carries a callback URL
+ * of this server where the route takes it (`callback_url`, an agent run's `params.callback_url`,
+ * a crawl's `callback: {url, headers, events}` with the end events only) and the first id the
+ * route mints is bound to it, so the waiting mechanism can complete on the webhook; a callback
+ * the caller set itself is left alone. Every accepted submission that hands back a handle (a
+ * route with a callback, a batch, a crawl) is also noted on the current call (`callContext`): if
+ * this replica dies mid-call, a resume elsewhere answers with the handle instead of leaving the
+ * client to submit the work again.
  */
-import {
-  type CallOptions,
-  type CrawlIdResponse,
-  type TaskIdResponse,
-  WebDataClient,
-  type WebDataClientOptions,
-} from "../../api/client.js";
-import type { AgentBatchRequest, TemplateBatchRequest } from "../../api/client-types.js";
-import type {
-  AgentRunRequest,
-  BatchSubmission,
-  CrawlRequest,
-  ExtractBatchRequest,
-  ExtractRequest,
-  MapRequest,
-} from "../../api/schemas.js";
-import type { CallbackRegistry, PreparedCallback } from "./callbacks.js";
+import { WebDataClient, type WebDataClientOptions } from "../../api/client.js";
+import type { RouteCall, RouteHook } from "../../api/route-hook.js";
+import type { Route } from "../../api/routes.js";
+import { valuesAt } from "../../api/work.js";
+import type { CallbackRegistry } from "./callbacks.js";
 import type { UpstreamHandle } from "./events.js";
 
 /** The call being served (set by the MCP endpoint around each request). */
 export const callContext = new AsyncLocalStorage<{ note(handle: UpstreamHandle): void }>();
 
-const noted =
-  <T>(kind: UpstreamHandle["kind"], id: (answer: T) => string) =>
-  (answer: T) => {
-    callContext.getStore()?.note({ kind, id: id(answer) });
-    return answer;
-  };
-const taskId = noted<TaskIdResponse>("task", (a) => a.task_id);
-const batchId = noted<BatchSubmission>("batch", (a) => a.batch_id);
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export class CallbackClient extends WebDataClient {
-  readonly #callbacks: CallbackRegistry | undefined;
+/** The handle a route's answer is resumed by: its first minted id, for the kinds a resume answers with. */
+function handleOf(route: Route, answer: unknown): UpstreamHandle | undefined {
+  if (route.work === "none" || route.kind !== "submission") return undefined;
+  const first = route.work.mints?.[0];
+  if (!first || !(route.callback || first.kind === "batch" || first.kind === "crawl")) return undefined;
+  if (first.kind !== "task" && first.kind !== "batch" && first.kind !== "crawl") return undefined;
+  const [id] = valuesAt(answer, first.at);
+  return id ? { kind: first.kind, id } : undefined;
+}
 
-  constructor(options: WebDataClientOptions, callbacks?: CallbackRegistry) {
-    super(options);
-    this.#callbacks = callbacks;
+/** `body` with `value` at the dotted `path` (objects on the way copied, made when absent). */
+function withValueAt(body: unknown, path: string, value: unknown): Obj {
+  const [head, ...rest] = path.split(".");
+  const obj = isObj(body) ? body : {};
+  if (head === undefined) return obj;
+  return { ...obj, [head]: rest.length === 0 ? value : withValueAt(obj[head], rest.join("."), value) };
+}
+
+/** The request with this server's callback where the route takes one; undefined when the caller set its own. */
+function withCallback(call: RouteCall, url: string, headers: Record<string, string>): RouteCall | undefined {
+  const { callback } = call.route;
+  const body = call.input.body;
+  if (callback === undefined) return undefined;
+  if (callback === "crawl") {
+    if (isObj(body) && body.callback !== undefined) return undefined;
+    const value = { url, headers, events: ["completed", "failed"] };
+    return { ...call, input: { ...call.input, body: withValueAt(body, "callback", value) } };
   }
+  if (valuesAt(body, callback.url).length > 0) return undefined;
+  return { ...call, input: { ...call.input, body: withValueAt(body, callback.url, url) } };
+}
 
-  override extractAsync(body: ExtractRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    if (body.callback_url || !this.#callbacks) return super.extractAsync(body, opts).then(taskId);
-    return this.#submit((url) => super.extractAsync({ ...body, callback_url: url }, opts)).then(taskId);
-  }
-
-  override mapAsync(body: MapRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    if (body.callback_url || !this.#callbacks) return super.mapAsync(body, opts).then(taskId);
-    return this.#submit((url) => super.mapAsync({ ...body, callback_url: url }, opts)).then(taskId);
-  }
-
-  override runAgentAsync(body: AgentRunRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    if (body.params?.callback_url || !this.#callbacks) return super.runAgentAsync(body, opts).then(taskId);
-    return this.#submit((url) =>
-      super.runAgentAsync({ ...body, params: { ...body.params, callback_url: url } }, opts),
-    ).then(taskId);
-  }
-
-  override agentsAsync(body: AgentRunRequest, opts?: CallOptions): Promise<TaskIdResponse> {
-    if (body.params?.callback_url || !this.#callbacks) return super.agentsAsync(body, opts).then(taskId);
-    return this.#submit((url) =>
-      super.agentsAsync({ ...body, params: { ...body.params, callback_url: url } }, opts),
-    ).then(taskId);
-  }
-
-  override crawl(body: CrawlRequest, opts?: CallOptions): Promise<CrawlIdResponse> {
-    const crawlId = noted<CrawlIdResponse>("crawl", (a) => a.crawl_id);
-    if (body.callback || !this.#callbacks) return super.crawl(body, opts).then(crawlId);
-    return this.#submit(
-      (url, headers) =>
-        super.crawl({ ...body, callback: { url, headers, events: ["completed", "failed"] } }, opts),
-      (answer) => answer.crawl_id,
-      { header: true },
-    ).then(crawlId);
-  }
-
-  override extractBatch(body: ExtractBatchRequest, opts?: CallOptions): Promise<BatchSubmission> {
-    return super.extractBatch(body, opts).then(batchId);
-  }
-
-  override agentsBatch(body: AgentBatchRequest, opts?: CallOptions): Promise<BatchSubmission> {
-    return super.agentsBatch(body, opts).then(batchId);
-  }
-
-  override templatesBatch(body: TemplateBatchRequest, opts?: CallOptions): Promise<BatchSubmission> {
-    return super.templatesBatch(body, opts).then(batchId);
-  }
-
-  /** `header`: the route carries callback headers, so the registration has a secret in them. */
-  async #submit<T extends object>(
-    send: (url: string, headers: Record<string, string>) => Promise<T>,
-    idOf: (answer: T) => string = (answer) => (answer as { task_id: string }).task_id,
-    options: { header?: boolean } = {},
-  ): Promise<T> {
-    const registry = this.#callbacks;
-    if (!registry) return send("", {});
-    const prepared: PreparedCallback = registry.prepare(options);
-    try {
-      const answer = await send(prepared.url, prepared.headers);
-      prepared.bind(idOf(answer));
+/** The hook: the webhook where the route takes one, and the accepted handle noted on the call. */
+export function callbackHook(callbacks: CallbackRegistry | undefined): RouteHook {
+  return async (call, send) => {
+    const noted = (answer: unknown) => {
+      const handle = handleOf(call.route, answer);
+      if (handle) callContext.getStore()?.note(handle);
       return answer;
+    };
+    // The crawl's callback carries headers, so its registration has a secret in them.
+    const prepared = call.route.callback
+      ? callbacks?.prepare({ header: call.route.callback === "crawl" })
+      : undefined;
+    const hooked = prepared && withCallback(call, prepared.url, prepared.headers);
+    if (!prepared || !hooked) {
+      prepared?.cancel();
+      return noted(await send(call));
+    }
+    try {
+      const answer = await send(hooked);
+      const id = handleOf(call.route, answer)?.id;
+      if (id) prepared.bind(id);
+      else prepared.cancel();
+      return noted(answer);
     } catch (error) {
       prepared.cancel();
       throw error;
     }
-  }
+  };
+}
+
+/** The HTTP endpoint's client of `options` (see the module comment). */
+export function callbackClient(options: WebDataClientOptions, callbacks?: CallbackRegistry): WebDataClient {
+  return new WebDataClient(options, callbackHook(callbacks));
 }
