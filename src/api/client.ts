@@ -118,6 +118,8 @@ export class WebDataClient {
   readonly #generations: GenerationRouter;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  readonly #options: WebDataClientOptions;
+  readonly #lane: string | undefined;
   #closed = false;
   /** The time of this client's retries and of the waits on its work (`waitFor`). */
   readonly clock: Clock;
@@ -130,6 +132,8 @@ export class WebDataClient {
     this.#legacyBase = options.legacyBaseUrl
       ? parseBase(options.legacyBaseUrl, "the legacy base URL (legacyBaseUrl)")
       : undefined;
+    this.#options = options;
+    this.#lane = options.lane;
     this.#bearer = `Bearer ${options.apiKey}`;
     const redactor = new Redactor([options.apiKey, options.legacyAuth]);
     if (options.legacyAuth) {
@@ -161,6 +165,21 @@ export class WebDataClient {
       observer: options.observer,
       clock: this.clock,
     });
+  }
+
+  /**
+   * This client with every call waiting in `lane`'s own queue of the rate limiter (the HTTP
+   * server's lane per principal: slots go round-robin between lanes). It shares this client's
+   * pool, rate limiter and generation memory; closing it closes nothing of them.
+   */
+  inLane(lane: string): WebDataClient {
+    if (lane === this.#lane) return this;
+    return this.withOptions({ ...this.#options, lane, dispatcher: this.#dispatcher });
+  }
+
+  /** A client of this one's class with `options` (a subclass with more to pass on overrides it). */
+  protected withOptions(options: WebDataClientOptions): WebDataClient {
+    return new WebDataClient(options);
   }
 
   // ---------- plumbing ----------
@@ -224,6 +243,7 @@ export class WebDataClient {
           body: input.body === undefined ? undefined : side.body ? side.body(input.body) : input.body,
           schema: side.read ? z.preprocess(side.read, schema) : schema,
           ...opts,
+          lane: opts?.lane ?? this.#lane,
         });
         this.#generations.answered(name, route, generation, id, index > 0);
         if (route.mints) this.#generations.remember(route.mints(answer), generation);

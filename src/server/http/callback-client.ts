@@ -47,6 +47,11 @@ export class CallbackClient extends WebDataClient {
     this.#callbacks = callbacks;
   }
 
+  /** A lane of this client (`inLane`) sets callback URLs too. */
+  protected override withOptions(options: WebDataClientOptions): WebDataClient {
+    return new CallbackClient(options, this.#callbacks);
+  }
+
   override extractAsync(body: ExtractRequest, opts?: CallOptions): Promise<TaskIdResponse> {
     if (body.callback_url || !this.#callbacks) return super.extractAsync(body, opts).then(taskId);
     return this.#submit((url) => super.extractAsync({ ...body, callback_url: url }, opts)).then(taskId);
