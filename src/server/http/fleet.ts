@@ -17,6 +17,7 @@ import { RedisOwnership } from "./redis-ownership.js";
 import { RedisRateStore } from "./redis-rate-store.js";
 import { RedisSessionStreams, type RedisSessionStreamsDeps } from "./redis-session-streams.js";
 import { RedisSessions } from "./redis-sessions.js";
+import { RedisTaskQuota } from "./redis-task-quota.js";
 import { RedisTaskStore } from "./redis-tasks.js";
 import type { SessionLimits } from "./sessions.js";
 
@@ -31,6 +32,8 @@ export interface Fleet {
   sessions: RedisSessions;
   events: RedisEvents;
   tasks: RedisTaskStore;
+  /** Live MCP task records per principal, fleet-wide. */
+  taskQuota: RedisTaskQuota;
   ownership: RedisOwnership;
   /** The fleet-wide rate limit per API key, for the API clients of this replica (`ApiServers`). */
   rateStore: SharedRateStore;
@@ -75,6 +78,7 @@ export async function joinFleet(
     sessions: new RedisSessions(shared, limits, now),
     events,
     tasks: new RedisTaskStore(shared),
+    taskQuota: new RedisTaskQuota(shared),
     ownership: new RedisOwnership(shared),
     rateStore,
     callbackShare,
