@@ -1,7 +1,8 @@
 /**
  * The one rate-limit abstraction (issue 31), memory and Redis through one contract: a GCRA per
  * key — `burst` slots at once, then one per interval — with a hold (a 429's pause) and a refusal
- * past `maxWaitMs` that takes nothing. Intervals are 100 s, so the milliseconds a test run takes
+ * past `maxWaitMs` that takes nothing. Then the count of live MCP task records per principal
+ * (issue 30), the same way. Intervals are 100 s, so the milliseconds a test run takes
  * between two calls never decide an assertion (no timing).
  */
 import { Redis } from "ioredis";
@@ -9,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRateStore, type RateSlot, type RateStore } from "../../src/api/rate-store.js";
 import { connectShared, type Shared } from "../../src/server/http/redis.js";
 import { RedisRateStore } from "../../src/server/http/redis-rate-store.js";
+import { RedisTaskQuota } from "../../src/server/http/redis-task-quota.js";
+import { MemoryTaskQuota, type TaskQuota } from "../../src/server/task-quota.js";
 import { startRedis, type TestRedis } from "../helpers/redis.js";
 
 let redis: TestRedis;
@@ -100,4 +103,35 @@ describe.each(kinds)("rate store ($name)", ({ name, store: make }) => {
       }
     });
   }
+});
+
+const quotas: Array<{ name: string; quota: () => TaskQuota }> = [
+  { name: "memory", quota: () => new MemoryTaskQuota() },
+  { name: "redis", quota: () => new RedisTaskQuota(shared) },
+];
+
+/** Live MCP task records per principal (issue 30 item 3), memory and Redis through one contract. */
+describe.each(quotas)("task quota ($name)", ({ quota: make }) => {
+  it("counts a principal's live records up to the cap, then refuses with when its oldest expires", async () => {
+    const quota = make();
+    const owner = `owner-${++n}`;
+    for (let i = 0; i < 3; i++) expect(await quota.add(owner, 100_000, 3)).toEqual({ ok: true });
+    const refused = await quota.add(owner, 100_000, 3);
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.held).toBe(3);
+    expect(refused.retryInMs).toBeGreaterThan(90_000);
+    expect(refused.retryInMs).toBeLessThanOrEqual(100_000);
+    expect(await quota.add(`other-${n}`, 100_000, 3)).toEqual({ ok: true });
+  });
+
+  it("stops counting a record once its TTL has ended", async () => {
+    const quota = make();
+    const owner = `owner-${++n}`;
+    expect(await quota.add(owner, 1, 1)).toEqual({ ok: true });
+    // A 1 ms record: poll until it has expired (each look is a call, no sleep).
+    let answer = await quota.add(owner, 100_000, 1);
+    while (!answer.ok) answer = await quota.add(owner, 100_000, 1);
+    expect(answer).toEqual({ ok: true });
+  });
 });

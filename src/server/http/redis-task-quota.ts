@@ -17,8 +17,8 @@ if held >= tonumber(ARGV[2]) then
   local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
   return {0, held, math.ceil(tonumber(oldest[2]) - now)}
 end
-local until = now + tonumber(ARGV[1])
-redis.call('ZADD', KEYS[1], until, ARGV[3])
+local expiry = now + tonumber(ARGV[1])
+redis.call('ZADD', KEYS[1], expiry, ARGV[3])
 local pttl = redis.call('PTTL', KEYS[1])
 if pttl < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {1}`;
