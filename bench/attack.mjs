@@ -9,11 +9,14 @@
 // - 300 connect/close cycles without DELETE, then a new client of the same user;
 // - 1,000 initializes with one token, against the global session cap;
 // - another user's call alone and under a 50-task burst (median and p95);
-// - the worst agent `pattern` time (the parameter compiler, in this process).
+// - the worst agent `pattern` time (the parameter compiler, in this process);
+// - issue 30's short-call flood and per-user caps, beside a40b9cd's build (bench/attack-caps.mjs).
+// BENCH_ATTACK_PARTS=caps,burst (say) runs only those parts.
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startFleet } from "../scripts/fleet.mjs";
+import { capRows } from "./attack-caps.mjs";
 import { patternRows } from "./attack-pattern.mjs";
 import { baselineCli } from "./baseline.mjs";
 import { startIssuer } from "./issuer.mjs";
@@ -22,6 +25,10 @@ import { startSandboxProcess } from "./sandbox-process.mjs";
 const KEY = "wdk_benchATTACKQZXJVK";
 /** The main before issue 23's work: the cross-user reads are run on its build too. */
 const BEFORE_ISSUE_23 = "05fa029";
+/** The main before issue 30's work: the short-call flood and the per-user caps are run on its build too. */
+const BEFORE_ISSUE_30 = "a40b9cd";
+const PARTS = process.env.BENCH_ATTACK_PARTS?.split(",").map((p) => p.trim());
+const wanted = (name) => !PARTS || PARTS.includes(name);
 const PAGES = Number(process.env.BENCH_ATTACK_PAGES ?? 216);
 const CYCLES = 300;
 const INITIALIZES = 1_000;
@@ -41,13 +48,24 @@ export async function run() {
       const tokens = {};
       for (const who of ["alice", "bob", "carol", "mallory", "ops"])
         tokens[who] = await issuer.token(who, fleet.url);
-      const before = baselineCli(BEFORE_ISSUE_23);
-      const baseline = (part) => onBaseline(before, sandbox, issuer, part);
-      const target = { url: fleet.url, siteUrl: sandbox.siteUrl, tokens, fleet, baseline };
+      const baseline = (part) => onBaseline(baselineCli(BEFORE_ISSUE_23), sandbox, issuer, part);
+      const target = {
+        url: fleet.url,
+        siteUrl: sandbox.siteUrl,
+        sandboxUrl: sandbox.url,
+        tokens,
+        fleet,
+        baseline,
+        connectAs,
+      };
       const rows = [];
       for (const part of [crossUser, abandoned, oneToken, burst, largePages])
-        rows.push(...(await part(target)));
-      return [...rows, ...(await patternRows())];
+        if (wanted(part.name)) rows.push(...(await part(target)));
+      if (wanted("caps")) {
+        const before30 = (part) => onBaseline(baselineCli(BEFORE_ISSUE_30), sandbox, issuer, part);
+        rows.push(...(await capRows(target, before30)));
+      }
+      return wanted("pattern") ? [...rows, ...(await patternRows())] : rows;
     } finally {
       await fleet.stop();
     }

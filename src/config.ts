@@ -93,6 +93,42 @@ export interface HttpSettings {
   /** `WEBDATA_REDIS_URL`. */
   redisUrl?: string;
   oauth: OAuthVariables;
+  /** The per-caller caps (`WEBDATA_HTTP_MAX_*_PER_CALLER`); absent: the server's defaults. */
+  perCaller: PerCallerLimits;
+}
+
+/** Caps per principal on one replica (tasks: in the fleet), each from its variable when set. */
+export interface PerCallerLimits {
+  /** `WEBDATA_HTTP_MAX_CALLS_PER_CALLER`: tool calls running at once (default 16). */
+  maxCalls?: number;
+  /** `WEBDATA_HTTP_MAX_LONG_CALLS_PER_CALLER`: long calls and MCP tasks running at once (default 4). */
+  maxRunning?: number;
+  /** `WEBDATA_HTTP_MAX_QUEUED_PER_CALLER`: calls waiting for a slot (default 100). */
+  maxQueued?: number;
+  /** `WEBDATA_HTTP_MAX_TASKS_PER_CALLER`: live MCP task records (default 500). */
+  maxTasks?: number;
+  /** `WEBDATA_HTTP_MAX_RESUMES_PER_CALLER`: resumed streams (`Last-Event-ID`) open at once (default 8). */
+  maxResumes?: number;
+}
+
+const PER_CALLER_VARIABLES: Record<keyof PerCallerLimits, string> = {
+  maxCalls: "WEBDATA_HTTP_MAX_CALLS_PER_CALLER",
+  maxRunning: "WEBDATA_HTTP_MAX_LONG_CALLS_PER_CALLER",
+  maxQueued: "WEBDATA_HTTP_MAX_QUEUED_PER_CALLER",
+  maxTasks: "WEBDATA_HTTP_MAX_TASKS_PER_CALLER",
+  maxResumes: "WEBDATA_HTTP_MAX_RESUMES_PER_CALLER",
+};
+
+function readPerCaller(env: NodeJS.ProcessEnv): PerCallerLimits {
+  const limits: PerCallerLimits = {};
+  for (const [field, name] of Object.entries(PER_CALLER_VARIABLES) as Array<
+    [keyof PerCallerLimits, string]
+  >) {
+    const raw = blankToUndefined(env[name]);
+    // At least 1: 0 would refuse every call; the queue may be 0 (refuse instead of queueing).
+    if (raw !== undefined) limits[field] = parseNumber(name, raw, 0, true, field === "maxQueued" ? 0 : 1);
+  }
+  return limits;
 }
 
 /** CLI flags that override the environment (same meaning as the variables). */
@@ -297,6 +333,7 @@ function readHttp(env: NodeJS.ProcessEnv): HttpSettings {
     ),
     ...(idle !== undefined ? { idleTimeoutMs: parseNumber("WEBDATA_HTTP_IDLE_MS", idle, 0, true, 0) } : {}),
     ...(redisUrl !== undefined ? { redisUrl } : {}),
+    perCaller: readPerCaller(env),
     oauth: {
       issuer: blankToUndefined(env.WEBDATA_OAUTH_ISSUER),
       scopes: blankToUndefined(env.WEBDATA_OAUTH_SCOPES),

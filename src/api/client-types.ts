@@ -54,6 +54,8 @@ export interface WebDataClientOptions {
   clock?: Clock;
   /** Where the one-line notes go (a route falling back to generation 1); default stderr. */
   log?: (message: string) => void;
+  /** The rate limiter's lane of this client's calls (default `""`); see `CallOptions.lane`. */
+  lane?: string;
 }
 
 export interface CallOptions {
@@ -62,6 +64,12 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Time limit of the whole call, retries included, in ms: past it the call fails with `timeout`. */
   timeoutMs?: number;
+  /**
+   * The rate limiter's lane this call waits in: each lane queues on its own and the key's slots
+   * go round-robin between lanes with waiters, so one lane's burst does not hold up another's
+   * call (the HTTP server gives each principal its lane). Default: the client's `lane`, else `""`.
+   */
+  lane?: string;
 }
 
 type Infer<S extends z.ZodType> = z.infer<S>;

@@ -119,15 +119,20 @@ export class WebDataClient {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #hook: RouteHook | undefined;
+  readonly #lane: string | undefined;
   #closed = false;
   /** The time of this client's retries and of the waits on its work (`waitFor`). */
   readonly clock: Clock;
 
   /**
    * A client of `options`; or, given a client, one sharing its connections, rate limiter and
-   * generation memory with `hook` around every route call too (`withHook`).
+   * generation memory with `derived.hook` around every route call too (`withHook`) or its calls
+   * in `derived.lane` (`inLane`).
    */
-  constructor(options: WebDataClientOptions | WebDataClient, hook?: RouteHook) {
+  constructor(
+    options: WebDataClientOptions | WebDataClient,
+    derived: { hook?: RouteHook; lane?: string } = {},
+  ) {
     if (options instanceof WebDataClient) {
       const from = options;
       this.#base = from.#base;
@@ -137,12 +142,13 @@ export class WebDataClient {
       this.#executor = from.#executor;
       this.#generations = from.#generations;
       this.#dispatcher = from.#dispatcher;
-      this.#ownsDispatcher = from.#ownsDispatcher;
+      this.#ownsDispatcher = false;
       this.clock = from.clock;
-      this.#hook = chainHooks(from.#hook, hook);
+      this.#hook = chainHooks(from.#hook, derived.hook);
+      this.#lane = derived.lane ?? from.#lane;
       return;
     }
-    this.#hook = hook;
+    this.#hook = derived.hook;
     if (!options.apiKey) {
       throw new ApiError({ code: "invalid_argument", message: "an API key is required" });
     }
@@ -150,6 +156,7 @@ export class WebDataClient {
     this.#legacyBase = options.legacyBaseUrl
       ? parseBase(options.legacyBaseUrl, "the legacy base URL (legacyBaseUrl)")
       : undefined;
+    this.#lane = options.lane;
     this.#bearer = `Bearer ${options.apiKey}`;
     const redactor = new Redactor([options.apiKey, options.legacyAuth]);
     if (options.legacyAuth) {
@@ -185,7 +192,17 @@ export class WebDataClient {
 
   /** This client with `hook` around every route call (outside the hooks it has). */
   withHook(hook: RouteHook): WebDataClient {
-    return new WebDataClient(this, hook);
+    return new WebDataClient(this, { hook });
+  }
+
+  /**
+   * This client with every call waiting in `lane`'s own queue of the rate limiter (the HTTP
+   * server's lane per principal: slots go round-robin between lanes). It shares this client's
+   * pool, rate limiter, generation memory and hooks; closing it closes nothing of them.
+   */
+  inLane(lane: string): WebDataClient {
+    if (lane === this.#lane) return this;
+    return new WebDataClient(this, { lane });
   }
 
   // ---------- plumbing ----------
@@ -253,6 +270,7 @@ export class WebDataClient {
           body: input.body === undefined ? undefined : side.body ? side.body(input.body) : input.body,
           schema: side.read ? z.preprocess(side.read, schema) : schema,
           ...opts,
+          lane: opts?.lane ?? this.#lane,
         });
         this.#generations.answered(name, route, generation, id, index > 0);
         if (route.work !== "none") this.#generations.remember(mintedIds(route.work, answer), generation);

@@ -32,6 +32,8 @@ export interface CallSpec<T> {
   signal?: AbortSignal;
   /** Time limit of the whole call, retries included (ms). */
   timeoutMs?: number;
+  /** The rate limiter's lane this call waits in (fair share between lanes). */
+  lane?: string;
 }
 
 export interface ExecutorDeps {
@@ -135,7 +137,7 @@ export class Executor {
 
     for (let attempt = 1; ; attempt += 1) {
       if (signal?.aborted) throw stopped(false);
-      await wait("limiter", attempt, () => limiter.acquire(signal)).catch(() => {
+      await wait("limiter", attempt, () => limiter.acquire(signal, spec.lane)).catch(() => {
         throw stopped(false);
       });
 

@@ -1,21 +1,27 @@
 /**
  * Client-side rate limiter, one per API key and origin in the process (see `sharedLimiter`).
  *
- * - A token bucket (GCRA) on the client: a burst of up to 10% of the rate, then requests evenly
- *   spaced at `rate` per second. Against a token-bucket server (the sandbox's kind) the server's
- *   own bucket stays about 90% full, so delays and bunching on the way there cannot empty it.
+ * - Its slots come from a `RateStore` (rate-store.ts): a GCRA on the client, a burst of up to 10%
+ *   of the rate, then requests evenly spaced at `rate` per second. Against a token-bucket server
+ *   (the sandbox's kind) the server's own bucket stays about 90% full, so delays and bunching on
+ *   the way there cannot empty it. The store is the limiter's own (in memory), or, within a fleet,
+ *   the fleet's Redis one given to the client that uses it (`fleetThrottle`): each slot is then
+ *   one of the key's fleet-wide slots, and a 429's pause holds the key fleet-wide.
+ * - Waiting is fair between lanes (issue 30): each `acquire` names a lane (over HTTP, the caller's
+ *   principal), each lane queues in its own FIFO, and the slots go round-robin between the lanes
+ *   with waiters. One lane's burst therefore delays another lane's request by one slot per lane
+ *   waiting, not by the whole burst. One slot is taken at a time, when it is due, so a fleet's
+ *   store is never reserved far ahead of what this replica sends (fair per replica).
  * - The server's `X-RateLimit-*` headers steer it: the limit caps the rate; a remaining count
  *   under 10% of the limit (the end of a fixed window, or someone else using the key) spreads
  *   what is left until the reset; none left holds every request until the reset; a 429 holds
  *   every request for the wait it asks (`pauseFor`).
- * - With a `SharedRateStore` (a fleet's Redis, given to the client that uses it: `fleetThrottle`),
- *   each grant also reserves a slot in one fleet-wide GCRA per key, and a 429's pause holds the
- *   key fleet-wide.
  *   The process keeps at most `MAX_LIMITERS` limiters, idle ones dropped first.
  */
 import { createHash } from "node:crypto";
 import { type Clock, realClock } from "../clock.js";
-import { abortedError, sleep } from "./abort.js";
+import { abortedError } from "./abort.js";
+import { MemoryRateStore, type RateStore } from "./rate-store.js";
 
 export interface RateLimitHeaders {
   limit?: number;
@@ -27,6 +33,8 @@ export interface RateLimitHeaders {
 interface Waiter {
   resolve: () => void;
   reject: (err: unknown) => void;
+  lane: string;
+  store?: RateStore;
   signal?: AbortSignal;
   onAbort?: () => void;
 }
@@ -38,18 +46,16 @@ const LOW_REMAINING_FRACTION = 0.1;
 /** Server-named pauses longer than this are taken as clock skew and capped. */
 const MAX_PAUSE_MS = 61_000;
 
-/** A GCRA shared by every process using a key (implemented over Redis by the HTTP layer). */
-export interface SharedRateStore {
-  /** Reserves the key's next slot at `ratePerSecond` with `burst`; resolves with the ms to wait for it. */
-  reserve(key: string, ratePerSecond: number, burst: number): Promise<number>;
-  /** Holds the key until `untilMs` (epoch ms) for everyone (after a 429). */
-  hold(key: string, untilMs: number): void;
-}
+/** A fleet's store of the key's slots (the HTTP layer's Redis one): the same contract as every `RateStore`. */
+export type SharedRateStore = RateStore;
 
 /** What a request asks of a limiter before it is sent and after it is answered. */
 export interface Throttle {
-  /** Resolves when a request may start; rejects with an `aborted` ApiError if `signal` aborts first. */
-  acquire(signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves when a request may start, its turn taken round-robin between `lane`s (default `""`);
+   * rejects with an `aborted` ApiError if `signal` aborts first.
+   */
+  acquire(signal?: AbortSignal, lane?: string): Promise<void>;
   /** Holds every request for `ms` (after a 429). */
   pauseFor(ms: number): void;
   /** Feeds the `X-RateLimit-*` headers of a response. */
@@ -62,12 +68,12 @@ export class RateLimiter implements Throttle {
   #configuredRate: number;
   #rate: number;
   readonly #clock: Clock;
-  #queue: Waiter[] = [];
-  /** Cancels the pending wake-up of the queue (one at a time, at `#timerAt`). */
-  #timer: AbortController | undefined;
-  #timerAt = 0;
-  /** GCRA theoretical arrival time of the next request. */
-  #tat = 0;
+  /** The limiter's own slots (in memory), unless a waiter brings its fleet's store. */
+  readonly #store: MemoryRateStore;
+  /** Waiters by lane, each lane FIFO; the lane served next is the first (then it goes last). */
+  readonly #lanes = new Map<string, Waiter[]>();
+  #waiting = 0;
+  #draining = false;
   #lastGrant = Number.NEGATIVE_INFINITY;
   /** No grant before this time (a 429, or no requests left until the reset). */
   #notBefore = 0;
@@ -83,6 +89,7 @@ export class RateLimiter implements Throttle {
     this.#configuredRate = ratePerSecond;
     this.#rate = ratePerSecond;
     this.#clock = options.clock ?? realClock;
+    this.#store = new MemoryRateStore(() => this.#clock.now());
   }
 
   get rate(): number {
@@ -98,7 +105,12 @@ export class RateLimiter implements Throttle {
 
   /** True when nothing waits and the bucket is full again (safe to drop). */
   get idle(): boolean {
-    return this.#queue.length === 0 && this.#tat <= this.#clock.now() && this.#notBefore <= this.#clock.now();
+    return (
+      this.#waiting === 0 &&
+      !this.#draining &&
+      this.#store.idle(this.id) &&
+      this.#notBefore <= this.#clock.now()
+    );
   }
 
   /** Requests granted at once after an idle spell. */
@@ -110,20 +122,31 @@ export class RateLimiter implements Throttle {
     return this.#clock;
   }
 
-  acquire(signal?: AbortSignal): Promise<void> {
+  /** Requests waiting, every lane together. */
+  get waiting(): number {
+    return this.#waiting;
+  }
+
+  /**
+   * Resolves when a request of `lane` may start; with `store` (a fleet's), its slot is taken
+   * there instead of in this limiter's own.
+   */
+  acquire(signal?: AbortSignal, lane = "", store?: RateStore): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortedError());
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal };
+      const waiter: Waiter = { resolve, reject, lane, store, signal };
       if (signal) {
         waiter.onAbort = () => {
-          const index = this.#queue.indexOf(waiter);
-          if (index >= 0) this.#queue.splice(index, 1);
+          this.#remove(waiter);
           reject(abortedError());
         };
         signal.addEventListener("abort", waiter.onAbort, { once: true });
       }
-      this.#queue.push(waiter);
-      this.#pump();
+      const queue = this.#lanes.get(lane);
+      if (queue) queue.push(waiter);
+      else this.#lanes.set(lane, [waiter]);
+      this.#waiting += 1;
+      void this.#drain();
     });
   }
 
@@ -158,66 +181,93 @@ export class RateLimiter implements Throttle {
     } else {
       this.#paceMs = 0;
     }
-    this.#pump();
   }
 
-  /** Earliest time the next request may start. */
-  #nextSlot(now: number): number {
-    const spacingMs = 1000 / this.#rate;
-    let slot = Math.max(now, this.#notBefore, this.#tat - (this.burst - 1) * spacingMs);
+  /** Earliest time the next request may start by the server's word (a pause, pacing). */
+  #localSlot(now: number): number {
+    let slot = Math.max(now, this.#notBefore);
     if (this.#paceMs > 0 && slot < this.#paceUntil) {
       slot = Math.min(Math.max(slot, this.#lastGrant + this.#paceMs), this.#paceUntil);
     }
     return slot;
   }
 
-  #pump(): void {
-    while (this.#queue.length > 0) {
-      const now = this.#clock.now();
-      const slot = this.#nextSlot(now);
-      if (slot > now) {
-        this.#schedule(slot, now);
-        return;
+  /**
+   * Grants the waiters one slot at a time, round-robin between lanes: waits for what the server
+   * said, takes the next slot from the store (the next waiter's fleet store, or its own), waits
+   * for it, checks the server's word again, then grants. One loop at a time.
+   */
+  async #drain(): Promise<void> {
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      let held = false;
+      while (this.#waiting > 0) {
+        const now = this.#clock.now();
+        const local = this.#localSlot(now);
+        if (local > now) {
+          await this.#clock.sleep(Math.ceil(local - now));
+          continue;
+        }
+        if (!held) {
+          const wait = await this.#take();
+          if (wait > 0) await this.#clock.sleep(Math.max(1, Math.ceil(wait)));
+          held = true;
+          continue;
+        }
+        held = false;
+        this.#grant(now);
       }
-      const waiter = this.#queue.shift()!;
-      if (waiter.onAbort) waiter.signal?.removeEventListener("abort", waiter.onAbort);
-      this.#lastGrant = now;
-      this.#tat = Math.max(this.#tat, now) + 1000 / this.#rate;
-      waiter.resolve();
+    } finally {
+      this.#draining = false;
     }
   }
 
-  #schedule(at: number, now: number): void {
-    if (this.#timer && this.#timerAt <= at) return;
-    this.#timer?.abort();
-    const timer = new AbortController();
-    this.#timer = timer;
-    this.#timerAt = at;
-    this.#clock.sleep(Math.max(1, Math.ceil(at - now)), timer.signal).then(
-      () => {
-        if (this.#timer === timer) this.#timer = undefined;
-        this.#pump();
-      },
-      () => {},
-    );
+  /** Takes the next slot; resolves with the ms until it comes. */
+  async #take(): Promise<number> {
+    const rule = { ratePerSecond: this.#rate, burst: this.burst };
+    const next = this.#lanes.values().next().value?.[0];
+    // A store that fails (it should answer from its own fallback) leaves the limiter's own.
+    const slot = next?.store
+      ? await next.store.take(this.id, rule).catch(() => this.#store.takeNow(this.id, rule))
+      : this.#store.takeNow(this.id, rule);
+    return slot.taken ? slot.waitMs : 0;
+  }
+
+  /** The first waiter of the lane whose turn it is; that lane goes to the back. */
+  #grant(now: number): void {
+    const [lane, queue] = this.#lanes.entries().next().value ?? [];
+    if (lane === undefined || !queue) return;
+    const waiter = queue.shift()!;
+    this.#lanes.delete(lane);
+    if (queue.length > 0) this.#lanes.set(lane, queue);
+    this.#waiting -= 1;
+    if (waiter.onAbort) waiter.signal?.removeEventListener("abort", waiter.onAbort);
+    this.#lastGrant = now;
+    waiter.resolve();
+  }
+
+  #remove(waiter: Waiter): void {
+    const queue = this.#lanes.get(waiter.lane);
+    const index = queue?.indexOf(waiter) ?? -1;
+    if (!queue || index < 0) return;
+    queue.splice(index, 1);
+    if (queue.length === 0) this.#lanes.delete(waiter.lane);
+    this.#waiting -= 1;
   }
 }
 
 /**
- * `limiter` within a fleet: each grant also reserves the key's next slot in `store` (waiting for
- * it), and a 429's pause holds the key for every replica. The store is the client's own (its
- * fleet's), so replicas in one process never share or drop each other's.
+ * `limiter` within a fleet: each slot is taken in `store` (the fleet's), still one at a time and
+ * round-robin between lanes, and a 429's pause holds the key for every replica. The store is the
+ * client's own (its fleet's), so replicas in one process never share or drop each other's.
  */
 export function fleetThrottle(limiter: RateLimiter, store: SharedRateStore): Throttle {
   if (!limiter.id) return limiter;
   return {
-    async acquire(signal) {
-      await limiter.acquire(signal);
-      const waitMs = await store.reserve(limiter.id, limiter.rate, limiter.burst);
-      if (waitMs > 0) await sleep(waitMs, signal, limiter.clock).catch(() => Promise.reject(abortedError()));
-    },
+    acquire: (signal, lane) => limiter.acquire(signal, lane, store),
     pauseFor(ms) {
-      store.hold(limiter.id, limiter.pauseFor(ms));
+      void store.hold(limiter.id, limiter.pauseFor(ms)).catch(() => {});
     },
     observe: (headers) => limiter.observe(headers),
   };

@@ -27,13 +27,13 @@ import { inputJsonSchema, inputSchema } from "./tool-schemas.js";
 
 export interface CallDeps extends ToolDeps {
   work: TaskWork;
-  /** Over HTTP: per-principal slots for long calls and tasks. */
+  /** Over HTTP: per-principal slots for calls, long calls and tasks, and the cap on MCP task records. */
   fairShare?: FairShare;
 }
 
 /**
- * Runs long work in one of its principal's slots (waiting in its queue); a full queue is an error
- * result. Without a principal or limits, runs at once.
+ * Runs a call in one of its principal's slots (a long one also in a long slot), waiting in its
+ * queue; a full queue is an error result. Without a principal or limits, runs at once.
  */
 async function inSlot(
   tool: ToolDefinition,
@@ -42,10 +42,10 @@ async function inSlot(
   signal: AbortSignal,
   run: () => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
-  if (!tool.longRunning || !principal || !deps.fairShare) return run();
+  if (!principal || !deps.fairShare) return run();
   let release: () => void;
   try {
-    release = await deps.fairShare.acquire(principal.id, signal);
+    release = await deps.fairShare.acquire(principal.id, signal, tool.longRunning === true);
   } catch (error) {
     return errorResult(error, deps.redact);
   }
@@ -75,6 +75,11 @@ export async function callTool(
       `Tool ${name} does not support tasks (its execution.taskSupport is "forbidden"); call it without "task".`,
     );
   }
+  const principal = principalIn(extra.authInfo);
+  const ttl = task ? taskTtl(task.ttl, deps.config.taskMaxTtlMs) : 0;
+  // Every record counts against its principal's cap, a failed one (bad arguments) too.
+  if (task && extra.taskStore && principal && deps.fairShare)
+    await deps.fairShare.admitTask(principal.id, ttl);
   const schema = inputSchema(tool);
   const normalized = normalizeArgs(schema, args);
   // Depth first, without recursion: zod and the wording of a bad value recurse into it.
@@ -86,12 +91,11 @@ export async function callTool(
       : [tooDeep as string];
     const result = errorResult(invalidArguments(tool.name, problems), deps.redact);
     if (!task || !extra.taskStore) return result;
-    const failed = await extra.taskStore.createTask({ ttl: taskTtl(task.ttl), pollInterval: TASK_POLL_MS });
+    const failed = await extra.taskStore.createTask({ ttl, pollInterval: TASK_POLL_MS });
     await extra.taskStore.storeTaskResult(failed.taskId, "failed", result);
     return { task: await extra.taskStore.getTask(failed.taskId) };
   }
   const progressToken = extra._meta?.progressToken;
-  const principal = principalIn(extra.authInfo);
   const tasks: McpTasks = {
     cancel: (taskId) => deps.work.cancel(taskId, extra.sessionId, "cancelled with the cancel tool"),
   };
@@ -109,10 +113,7 @@ export async function callTool(
     );
   }
   const store = extra.taskStore;
-  const created = await store.createTask({
-    ttl: taskTtl(task.ttl, deps.config.taskMaxTtlMs),
-    pollInterval: TASK_POLL_MS,
-  });
+  const created = await store.createTask({ ttl, pollInterval: TASK_POLL_MS });
   const { signal, done } = deps.work.start(created.taskId, extra.sessionId);
   void inSlot(tool, principal, deps, signal, () =>
     runTool(tool, checked.data, deps, {

@@ -17,7 +17,7 @@ import { getRequestListener } from "@hono/node-server";
 import type { Config } from "../config.js";
 import type { Telemetry } from "../telemetry/index.js";
 import { type CreateServerOptions, createServer, type WebDataServer } from "./create-server.js";
-import type { FairShareLimits } from "./fair-share.js";
+import { CallerSlots, type FairShareLimits } from "./fair-share.js";
 import { ApiServers } from "./http/api-servers.js";
 import { buildApp, type HttpApp, MCP_PATH } from "./http/app.js";
 import { type Authenticator, oauthAuthenticate, staticTokenAuthenticator } from "./http/auth.js";
@@ -65,6 +65,10 @@ export interface HttpServerOptions {
   maxSessions?: number;
   /** Sessions of one principal (its least recently used is evicted past it); default 100. */
   maxSessionsPerPrincipal?: number;
+  /** Resumed streams (`Last-Event-ID` of a call) open at once on this replica; default 64. */
+  maxResumes?: number;
+  /** Of those, one principal's; default 8 (past it: 429 with Retry-After). */
+  maxResumesPerPrincipal?: number;
   /** Clients kept for callers' own API keys (least recently used out first); default 1,000. */
   maxClients?: number;
   /** How long `shutdown()` lets in-flight calls run; default 10 s. */
@@ -83,7 +87,7 @@ export interface HttpServerOptions {
   log?: (line: string) => void;
   /** Act as an OAuth 2.1 resource server (needs a public URL; excludes `token`). */
   oauth?: OAuthSettings & VerifierOptions;
-  /** Per-principal limits on long calls and tasks running and waiting (per replica); defaults 4 and 100. */
+  /** Per-principal limits on calls, long calls and tasks running and waiting (per replica), and on live MCP task records; see `FairShareLimits`. */
   fairShare?: Partial<FairShareLimits>;
   /** Spans, metrics and (with `scrape`) `/metrics`; the server shuts it down on `shutdown()`. */
   telemetry?: Telemetry;
@@ -111,6 +115,9 @@ export interface HttpServer {
 }
 
 export const DEFAULT_HTTP_PORT = 8787;
+/** Resumed streams open at once per replica, and per principal. */
+const DEFAULT_RESUMES = 64;
+const DEFAULT_RESUMES_PER_PRINCIPAL = 8;
 
 /** What every call still running at the end of the drain gets. */
 export const SHUTDOWN_MESSAGE =
@@ -245,6 +252,10 @@ async function wire(options: HttpServerOptions, state: HttpState, late: Late, lo
     // the upstream key stays the server's unless the operator says otherwise.
     keyHeader: options.config.httpAllowKeyHeader ?? !options.oauth,
     sessionsChanged: () => void countSessions().catch(() => {}),
+    resumes: new CallerSlots(
+      options.maxResumesPerPrincipal ?? DEFAULT_RESUMES_PER_PRINCIPAL,
+      options.maxResumes ?? DEFAULT_RESUMES,
+    ),
     instrument: telemetry && ((transport) => telemetry.instrument(transport)),
     log,
   });
@@ -264,6 +275,8 @@ async function health(state: HttpState, parts: Parts, late: Late) {
       streams_open: parts.streams.live,
       tasks_running: state.taskWork.running,
       long_calls_waiting: state.fairShare.waiting,
+      calls_waiting: state.fairShare.callsWaiting,
+      resumes_open: parts.mcp.resumesOpen,
       ...(state.fleet ? { replica: state.fleet.shared.replica } : {}),
       ...(callbacks
         ? {

@@ -117,10 +117,10 @@ export function makeContext(
 ): ToolContext {
   const progress = makeProgress(opts);
   const { principal } = opts;
+  // Over HTTP each principal's requests wait in its own lane of the key's rate limiter.
+  const laned = principal ? deps.client.inLane(principal.id) : deps.client;
   const client =
-    principal?.sharedKey && deps.ownership
-      ? ownedClient(deps.client, principal, deps.ownership)
-      : deps.client;
+    principal?.sharedKey && deps.ownership ? ownedClient(laned, principal, deps.ownership) : laned;
   return {
     client,
     principal,

@@ -111,6 +111,44 @@ describe("RateLimiter", () => {
   });
 });
 
+describe("RateLimiter lanes (issue 30: fair for every tool)", () => {
+  beforeEach(() => {
+    clock = new ManualClock({ start: 1_000_000 });
+  });
+
+  it("serves another lane's request within a slot or two of a burst queued in one lane", async () => {
+    const limiter = new RateLimiter(10, { clock });
+    const order: string[] = [];
+    const take = (lane: string, n: number) => {
+      for (let i = 0; i < n; i++) void limiter.acquire(undefined, lane).then(() => order.push(lane));
+    };
+    take("alice", 50);
+    await clock.advance(250);
+    const servedBefore = order.length;
+    take("bob", 1);
+    take("carol", 2);
+    await clock.advance(1_000);
+    // FIFO would put bob behind all 50 of alice's; round-robin gives bob the next slot but one.
+    expect(order).toContain("bob");
+    expect(order.indexOf("bob") - servedBefore).toBeLessThanOrEqual(2);
+    expect(order.slice(servedBefore, servedBefore + 6).sort()).toEqual(
+      ["alice", "alice", "bob", "carol", "carol", "alice"].sort(),
+    );
+    await clock.advance(10_000);
+    expect(order.filter((lane) => lane === "alice")).toHaveLength(50);
+  });
+
+  it("keeps the key's rate whatever the lanes: lanes share the slots, they add none", async () => {
+    const limiter = new RateLimiter(50, { clock });
+    const grants: number[] = [];
+    for (let i = 0; i < 200; i++)
+      void limiter.acquire(undefined, `lane-${i % 7}`).then(() => grants.push(clock.now()));
+    await clock.advance(10_000);
+    expect(grants).toHaveLength(200);
+    expect(maxInWindow(grants.slice(5), 1_000)).toBeLessThanOrEqual(50);
+  });
+});
+
 describe("sharedLimiter", () => {
   it("is one limiter per key and origin, with the strictest rate", () => {
     const a = sharedLimiter("key-one-12345", "http://127.0.0.1:1", 83);

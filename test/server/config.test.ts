@@ -94,6 +94,7 @@ describe("loadConfig", () => {
       drainMs: 10_000,
       idleTimeoutMs: 9000,
       redisUrl: "redis://127.0.0.1:6379",
+      perCaller: {},
       oauth: { issuer: "https://login.example.com" },
     });
     expect(() => loadConfig({ ...env, WEBDATA_REDIS_URL: "127.0.0.1:6379" }, { http: true })).toThrow(
@@ -101,6 +102,29 @@ describe("loadConfig", () => {
     );
     expect(() => loadConfig({ ...env, WEBDATA_HTTP_DRAIN_MS: "soon" }, { http: true })).toThrow(ConfigError);
     expect(loadConfig({ ...env, WEBDATA_REDIS_URL: "bad" }).http).toBeUndefined();
+  });
+
+  it("reads the per-caller caps of the HTTP server (issue 30), each a whole number", () => {
+    const env = { WEBDATA_API_KEY: "k", WEBDATA_BASE_URL: "http://127.0.0.1:1" };
+    expect(loadConfig(env, { http: true }).http?.perCaller).toEqual({});
+    const set = loadConfig(
+      {
+        ...env,
+        WEBDATA_HTTP_MAX_CALLS_PER_CALLER: "32",
+        WEBDATA_HTTP_MAX_LONG_CALLS_PER_CALLER: "2",
+        WEBDATA_HTTP_MAX_QUEUED_PER_CALLER: "0",
+        WEBDATA_HTTP_MAX_TASKS_PER_CALLER: "50",
+        WEBDATA_HTTP_MAX_RESUMES_PER_CALLER: "4",
+      },
+      { http: true },
+    ).http?.perCaller;
+    expect(set).toEqual({ maxCalls: 32, maxRunning: 2, maxQueued: 0, maxTasks: 50, maxResumes: 4 });
+    expect(() => loadConfig({ ...env, WEBDATA_HTTP_MAX_CALLS_PER_CALLER: "0" }, { http: true })).toThrow(
+      /WEBDATA_HTTP_MAX_CALLS_PER_CALLER must be a whole number >= 1/,
+    );
+    expect(() => loadConfig({ ...env, WEBDATA_HTTP_MAX_TASKS_PER_CALLER: "many" }, { http: true })).toThrow(
+      ConfigError,
+    );
   });
 
   it("needs neither key nor base URL in sandbox mode", () => {

@@ -88,5 +88,5 @@ export function callbackHook(callbacks: CallbackRegistry | undefined): RouteHook
 
 /** The HTTP endpoint's client of `options` (see the module comment). */
 export function callbackClient(options: WebDataClientOptions, callbacks?: CallbackRegistry): WebDataClient {
-  return new WebDataClient(options, callbackHook(callbacks));
+  return new WebDataClient(options, { hook: callbackHook(callbacks) });
 }

@@ -1,7 +1,7 @@
 /**
  * A fleet's shared state in one place (`WEBDATA_REDIS_URL`): sessions, resumable streams, MCP
  * task records, webhook registrations, and the fleet-wide rate limit per API key — one GCRA in
- * Redis, reserved atomically by a Lua script on Redis's own clock, so the sum of upstream
+ * Redis (`RedisRateStore`), taken atomically on Redis's own clock, so the sum of upstream
  * requests of every replica stays within `WEBDATA_MAX_RPS` (each replica's limiter still follows
  * the `X-RateLimit-*` headers, and a 429's pause holds the key fleet-wide). Loaded only with a
  * Redis URL (see `./redis.ts`).
@@ -14,35 +14,12 @@ import { type CallAnnouncement, type CallAnnouncer, parseAnnouncement } from "./
 import { connectShared, PREFIX, type Shared } from "./redis.js";
 import { RedisEvents } from "./redis-events.js";
 import { RedisOwnership } from "./redis-ownership.js";
+import { RedisRateStore } from "./redis-rate-store.js";
 import { RedisSessionStreams, type RedisSessionStreamsDeps } from "./redis-session-streams.js";
 import { RedisSessions } from "./redis-sessions.js";
+import { RedisTaskQuota } from "./redis-task-quota.js";
 import { RedisTaskStore } from "./redis-tasks.js";
 import type { SessionLimits } from "./sessions.js";
-
-/**
- * KEYS: the key's GCRA hash. ARGV: interval ms, burst. Returns the ms to wait for the reserved
- * slot: burst slots at once, then one per interval; `nb` (a 429's hold) delays every slot.
- */
-const RESERVE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local interval, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
-local tat = tonumber(redis.call('HGET', KEYS[1], 'tat') or '0')
-local nb = tonumber(redis.call('HGET', KEYS[1], 'nb') or '0')
-local slot = math.max(now, nb, tat - (burst - 1) * interval)
-tat = math.max(tat, slot) + interval
-redis.call('HSET', KEYS[1], 'tat', tat)
-redis.call('PEXPIRE', KEYS[1], math.ceil(math.max(tat, nb) - now) + 60000)
-return slot - now`;
-
-/** KEYS: the key's GCRA hash. ARGV: hold until (epoch ms, this replica's clock). */
-const HOLD = `
-local nb = tonumber(redis.call('HGET', KEYS[1], 'nb') or '0')
-if tonumber(ARGV[1]) > nb then
-  redis.call('HSET', KEYS[1], 'nb', ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], 120000)
-end
-return 1`;
 
 const CALLBACKS = `${PREFIX}callbacks`;
 const CALLS = `${PREFIX}calls`;
@@ -55,6 +32,8 @@ export interface Fleet {
   sessions: RedisSessions;
   events: RedisEvents;
   tasks: RedisTaskStore;
+  /** Live MCP task records per principal, fleet-wide. */
+  taskQuota: RedisTaskQuota;
   ownership: RedisOwnership;
   /** The fleet-wide rate limit per API key, for the API clients of this replica (`ApiServers`). */
   rateStore: SharedRateStore;
@@ -79,22 +58,7 @@ export async function joinFleet(
   const { redis } = shared;
   const salt = await fleetSalt(shared);
   // The limiter's id is a plain hash of the API key: Redis names it by the keyed hash instead.
-  const keyed = credentialHasher(salt);
-  const limiterKey = (id: string) => `${PREFIX}rl:${keyed(id)}`;
-  const rateStore: SharedRateStore = {
-    async reserve(key, rate, burst) {
-      try {
-        return Number(await redis.eval(RESERVE, 1, limiterKey(key), 1000 / rate, burst));
-      } catch (error) {
-        // Redis away: the replica's own limiter still holds it to the rate alone.
-        log(`fleet rate limit unavailable: ${error instanceof Error ? error.message : String(error)}`);
-        return 0;
-      }
-    },
-    hold(key, untilMs) {
-      redis.eval(HOLD, 1, limiterKey(key), Math.round(untilMs)).catch(() => {});
-    },
-  };
+  const rateStore = new RedisRateStore(shared, { name: credentialHasher(salt), log });
   const events = new RedisEvents(shared);
   const callbackShare: CallbackShare = {
     save(name, registration, ttlMs) {
@@ -114,6 +78,7 @@ export async function joinFleet(
     sessions: new RedisSessions(shared, limits, now),
     events,
     tasks: new RedisTaskStore(shared),
+    taskQuota: new RedisTaskQuota(shared),
     ownership: new RedisOwnership(shared),
     rateStore,
     callbackShare,

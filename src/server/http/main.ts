@@ -64,6 +64,8 @@ export async function runHttpCommand(
         flags.allowedOrigins === undefined ? settings.allowedOrigins : list(flags.allowedOrigins),
       idleTimeoutMs: settings.idleTimeoutMs,
       redisUrl: settings.redisUrl,
+      fairShare: settings.perCaller,
+      maxResumesPerPrincipal: settings.perCaller.maxResumes,
       drainMs,
       log: write,
     });

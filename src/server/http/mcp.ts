@@ -25,10 +25,12 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Context } from "hono";
+import type { SSEStreamingApi } from "hono/streaming";
 import { type CredentialHash, Principal } from "../../principal.js";
 import { AnsweringTransport } from "../answering-transport.js";
 import { batchesAllowed, batchRefusal } from "../batches.js";
 import type { WebDataServer } from "../create-server.js";
+import type { CallerSlots } from "../fair-share.js";
 import { DEFAULT_CLIENT_LEVEL } from "../logging.js";
 import { ProtocolGuard } from "../protocol-guard.js";
 import { principalOf, withPrincipal } from "./auth.js";
@@ -59,6 +61,8 @@ export interface McpDeps {
   draining(): boolean;
   /** Whether a caller may bring its own API key in `x-webdata-api-key` (the operator's switch). */
   keyHeader: boolean;
+  /** Resumed streams per principal and per replica (issue 30: no user takes the whole pool). */
+  resumes: CallerSlots;
   /** A session was opened or ended (the sessions gauge recounts). */
   sessionsChanged?(): void;
   /** Wraps every request's transport before it is connected (telemetry); the wrapper is used. */
@@ -152,7 +156,11 @@ export class McpEndpoint {
     await this.#deps.sessions.touch(sessionId);
     if (method === "GET") {
       const last = request.headers.get("last-event-id") ?? undefined;
-      if (last && !this.#deps.streams.owns(last, sessionId)) return this.#resume(c, last, sessionId);
+      if (last && !this.#deps.streams.owns(last, sessionId)) {
+        const slot = this.#deps.resumes.take(principal.id);
+        if (!slot.ok) return resumeRefused(slot.limit, this.#deps.resumes);
+        return this.#resume(c, last, sessionId, slot.release);
+      }
       return this.#deps.streams.open(c, sessionId, principal, last);
     }
     for (const { requestId, reason } of cancelsIn(body)) {
@@ -257,25 +265,39 @@ export class McpEndpoint {
   }
 
   /** GET with the `Last-Event-ID` of a call's stream: the rest of that call's events. */
-  #resume(c: Context, last: string, sessionId: string): Response {
+  #resume(c: Context, last: string, sessionId: string, release: () => void): Response {
     const events = this.#deps.events;
     return sseResponse(c, sessionId, async (stream) => {
-      const stop = new AbortController();
-      stream.onAbort(() => stop.abort());
-      let first = true;
-      const outcome = await events
-        .tail(
-          last,
-          sessionId,
-          (id, message) => {
-            first = false;
-            return writeMessage(stream, id, message);
-          },
-          stop.signal,
-        )
-        .catch(() => "lost" as const);
-      if (first && outcome === "unknown") await stream.write(": unknown Last-Event-ID for this session\n\n");
+      try {
+        await this.#tail(stream, events, last, sessionId);
+      } finally {
+        release();
+      }
     });
+  }
+
+  /** The rest of the call's events after `last`, on `stream`. */
+  async #tail(stream: SSEStreamingApi, events: StreamEvents, last: string, sessionId: string) {
+    const stop = new AbortController();
+    stream.onAbort(() => stop.abort());
+    let first = true;
+    const outcome = await events
+      .tail(
+        last,
+        sessionId,
+        (id, message) => {
+          first = false;
+          return writeMessage(stream, id, message);
+        },
+        stop.signal,
+      )
+      .catch(() => "lost" as const);
+    if (first && outcome === "unknown") await stream.write(": unknown Last-Event-ID for this session\n\n");
+  }
+
+  /** Resumed streams open now (for `/healthz`). */
+  get resumesOpen(): number {
+    return this.#deps.resumes.used;
   }
 
   /** Settles once no call is running, or when `signal` aborts. */
@@ -322,6 +344,26 @@ class CallTransport extends AnsweringTransport {
     }
     return super.send(message, options);
   }
+}
+
+/**
+ * A resume past a cap: 429 for the caller's own (its other resumed streams hold it), 503 when the
+ * replica's pool is full (others hold it); either says which limit and when to retry.
+ */
+function resumeRefused(limit: "caller" | "replica", slots: CallerSlots): Response {
+  const retry = String(Math.ceil(RETRY_MS / 1000));
+  if (limit === "caller") {
+    return rpcError(
+      429,
+      `Too Many Requests: you have ${slots.perCaller} resumed streams (Last-Event-ID) open on this server, the most one caller may; close one or retry in ${retry} s`,
+      { headers: { "retry-after": retry } },
+    );
+  }
+  return rpcError(
+    503,
+    `Service Unavailable: this server has its ${slots.total} resumed streams (Last-Event-ID) open, the most it holds; retry in ${retry} s`,
+    { headers: { "retry-after": retry } },
+  );
 }
 
 /** The `notifications/cancelled` in a POST body. */

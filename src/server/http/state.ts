@@ -9,6 +9,7 @@ import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks"
 import type { CredentialHash } from "../../principal.js";
 import { FairShare, type FairShareLimits } from "../fair-share.js";
 import { MemoryOwnership, type OwnershipStore } from "../ownership.js";
+import { MemoryTaskQuota } from "../task-quota.js";
 import { ANNOUNCED_WATCH_MS, TaskWork } from "../tasks.js";
 import { credentialHasher } from "./auth.js";
 import { MemoryEvents, type StreamEvents } from "./events.js";
@@ -59,7 +60,7 @@ export async function openState(options: StateOptions): Promise<HttpState> {
     openStreams: async (deps) =>
       fleet ? fleet.sessionStreams(deps) : new MemorySessionStreams({ ...deps, events }),
     ownership: fleet?.ownership ?? new MemoryOwnership(),
-    fairShare: new FairShare(options.fairShare),
+    fairShare: new FairShare(options.fairShare, fleet?.taskQuota ?? new MemoryTaskQuota()),
     taskWork,
     hash: credentialHasher(fleet?.salt ?? randomBytes(32)),
     async close() {

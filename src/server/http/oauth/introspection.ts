@@ -2,7 +2,8 @@
  * RFC 7662 token introspection for opaque access tokens. Answers are cached per token (by its
  * SHA-256, never the token itself) for at most a minute and never past the token's expiry; a
  * refusal is cached for a minute too (a negative cache), so one bad token costs one call. Calls
- * to the endpoint are rate-limited (a token bucket, 20/s with a burst of 40): beyond it a new
+ * to the endpoint are rate-limited (the one `RateStore` abstraction, in memory: 20/s with a
+ * burst of 40, a slot now or none): beyond it a new
  * token gets 503 `temporarily_unavailable` without a call, so a flood of made-up tokens cannot
  * flood the authorization server. A token whose `token_type` says it is not an access token
  * (e.g. a refresh token) is refused.
@@ -10,14 +11,14 @@
 import { createHash } from "node:crypto";
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { MemoryRateStore } from "../../../api/rate-store.js";
 import type { OAuthSettings } from "./settings.js";
 import { requireScopes, scopesOf, unavailable } from "./token-error.js";
 import { audienceProblem } from "./token-shape.js";
 
 const CACHE_MS = 60_000;
 const CACHE_MAX = 10_000;
-const RATE_PER_S = 20;
-const BURST = 40;
+const RATE = { ratePerSecond: 20, burst: 40 };
 const ACCESS_TOKEN_TYPES = new Set(["bearer", "access_token", "dpop", "n_a"]);
 
 type Entry = { info: AuthInfo; until: number } | { refused: InvalidTokenError; until: number };
@@ -29,8 +30,7 @@ export interface IntrospectorOptions {
 export class Introspector {
   readonly #cache = new Map<string, Entry>();
   readonly #now: () => number;
-  #tokens = BURST;
-  #refilled: number;
+  readonly #rate: MemoryRateStore;
 
   constructor(
     private readonly settings: OAuthSettings,
@@ -39,7 +39,7 @@ export class Introspector {
     options: IntrospectorOptions = {},
   ) {
     this.#now = options.now ?? Date.now;
-    this.#refilled = this.#now();
+    this.#rate = new MemoryRateStore(this.#now);
   }
 
   async check(token: string): Promise<AuthInfo> {
@@ -51,7 +51,8 @@ export class Introspector {
       requireScopes(hit.info.scopes, this.settings.scopes);
       return { ...hit.info, token };
     }
-    if (!this.#take(now)) throw unavailable(new Error("too many tokens to introspect at once"));
+    if (!this.#rate.takeNow("introspection", RATE, 0).taken)
+      throw unavailable(new Error("too many tokens to introspect at once"));
     let info: AuthInfo;
     try {
       info = await this.#ask(token);
@@ -70,15 +71,6 @@ export class Introspector {
   #remember(key: string, entry: Entry): void {
     if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
     this.#cache.set(key, entry);
-  }
-
-  /** One call's worth of the endpoint's rate, if there is one left now. */
-  #take(now: number): boolean {
-    this.#tokens = Math.min(BURST, this.#tokens + ((now - this.#refilled) / 1000) * RATE_PER_S);
-    this.#refilled = now;
-    if (this.#tokens < 1) return false;
-    this.#tokens -= 1;
-    return true;
   }
 
   async #ask(token: string): Promise<AuthInfo> {
