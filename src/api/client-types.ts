@@ -3,10 +3,10 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import type { Clock } from "../clock.js";
-import type { GenerationSetting, ProxySettings } from "../config.js";
 import type { ClientRuntime } from "./client-runtime.js";
 import type { Timeouts } from "./http.js";
 import type { ApiObserver } from "./observer.js";
+import type { GenerationSetting, ProxySettings } from "./options.js";
 import type { SharedRateStore } from "./rate-limiter.js";
 import type {
   AgentBatchRequestSchema,

@@ -7,7 +7,6 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
 import { type Clock, realClock } from "../clock.js";
-import { DEFAULT_MAX_RPS } from "../config.js";
 import { ClientRuntime } from "./client-runtime.js";
 import type {
   AgentBatchRequest,
@@ -34,6 +33,7 @@ import { ApiError } from "./errors.js";
 import { Executor } from "./executor.js";
 import { type Generation, GenerationRouter } from "./generations.js";
 import { createDispatcher, DEFAULT_TIMEOUTS } from "./http.js";
+import { DEFAULT_MAX_RPS } from "./options.js";
 import { fleetThrottle } from "./rate-limiter.js";
 import { Redactor } from "./redact.js";
 import { DEFAULT_RETRY } from "./retry.js";

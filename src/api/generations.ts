@@ -18,7 +18,7 @@
  */
 
 import { LRUCache } from "lru-cache";
-import type { ApiGeneration, GenerationSetting } from "../config.js";
+import type { ApiGeneration, GenerationSetting } from "./options.js";
 
 export type Generation = ApiGeneration;
 export type { GenerationSetting };
