@@ -1,8 +1,10 @@
 // The files derived from the tool registry, so that adding a tool is one tool file and one
 // registry line: the README's tools table, manifest.json's tool list (and version, from
 // package.json) and the tool-schema snapshots in test/toolsnaps/__toolsnaps__/ (each tool's full
-// tools/list entry, reviewed as a JSON diff in the commit). `npm run build` writes them from dist/;
-// `--check` (run by `npm run lint`) writes nothing and exits 1 when one has drifted from the registry.
+// tools/list entry, reviewed as a JSON diff in the commit). `npm run generate` (build, then this
+// script) writes them from dist/; nothing else does, so the build in CI and `npm test` never rewrite
+// what the tests compare against. `--check` (run by `npm run lint`, hence by .ci/run) writes
+// nothing and exits 1 when one has drifted from the registry.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -42,7 +44,7 @@ await readmeCount();
 manifest();
 toolsnaps();
 if (stale.length > 0)
-  fail(`${stale.join(", ")} drifted from the registry: run npm run build and commit them`);
+  fail(`${stale.join(", ")} drifted from the registry: run npm run generate and commit them`);
 console.log(
   `generated files: ${check ? "up to date" : "README tools table and tool count, manifest.json and toolsnaps in step"}`,
 );

@@ -1,7 +1,9 @@
 // The folder-level import graph of src/ and its check: folders stack one way,
-//   config, toolsets, logger, delegating-transport, clock (readable by all, importing none)
-//     ← api ← async ← agents ← sandbox ← tools ← telemetry ← server ← cli
-// and no import may point up the stack. `node scripts/layers.mjs` prints every folder's imports
+//   toolsets, logger, delegating-transport, clock, principal, suggest (readable by all, importing none)
+//     ← api ← config ← async ← agents ← sandbox ← telemetry ← tools ← server ← cli
+// and no import may point up the stack: the API client imports no configuration (it takes
+// options; the server and the CLI turn a Config into them), and telemetry imports no tools (the
+// server hands it the tool names). `node scripts/layers.mjs` prints every folder's imports
 // (the picture AGENTS.md asks for), then the HTTP layer's modules (src/server/http.ts and
 // src/server/http/) from the top down with what each imports there, and exits 1 on an upward arrow
 // or an import cycle between those modules; test/layers/ checks both too.
@@ -19,13 +21,13 @@ export const LEVELS = {
   clock: 0,
   principal: 0,
   suggest: 0,
-  config: 0.5,
   api: 1,
+  config: 1.5,
   async: 2,
   agents: 3,
   sandbox: 4,
+  telemetry: 4.5,
   tools: 5,
-  telemetry: 5.5,
   server: 6,
   cli: 7,
   demo: 7,

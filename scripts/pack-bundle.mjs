@@ -4,7 +4,7 @@
 // npm dependency is inside them, so no node_modules). They are staged in a temp folder first, so
 // chunks left over from earlier builds never ship. .mcpbignore says the same for a plain
 // `mcpb pack .` from the repository. The manifest must list the registry's tools and the package
-// version (`npm run build` regenerates them); that is checked first.
+// version (`npm run generate` regenerates them); that is checked first.
 //   node scripts/pack-bundle.mjs [--out FILE]     default: web-data-mcp-<version>.mcpb here
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -27,10 +27,10 @@ const fail = (message) => {
 const entry = join(root, manifest.server.entry_point);
 if (!existsSync(entry)) fail(`${manifest.server.entry_point} is missing: run npm run build first`);
 if (manifest.version !== pkg.version) {
-  fail(`manifest.json version ${manifest.version} ≠ package.json ${pkg.version}: run npm run build`);
+  fail(`manifest.json version ${manifest.version} ≠ package.json ${pkg.version}: run npm run generate`);
 }
 if (!isDeepStrictEqual(manifest.tools, manifestTools(await loadRegistryTools()))) {
-  fail("manifest.json tools differ from the registry: run npm run build");
+  fail("manifest.json tools differ from the registry: run npm run generate");
 }
 
 /** The entry and every file it imports, statically or lazily, by relative path (esbuild's output). */

@@ -5,7 +5,16 @@
  */
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_MAX_RPS, type GenerationSetting, type ProxySettings } from "./api/options.js";
 import { DEFAULT_TOOLSETS, isToolset, TOOLSETS, type Toolset } from "./toolsets.js";
+
+// The client's own option types (the client imports no configuration); kept importable from here.
+export {
+  type ApiGeneration,
+  DEFAULT_MAX_RPS,
+  type GenerationSetting,
+  type ProxySettings,
+} from "./api/options.js";
 
 export interface Config {
   /** Bearer key; "" only in sandbox mode before the sandbox is up. */
@@ -51,13 +60,6 @@ export interface Config {
   http?: HttpSettings;
   /** Start-up notes for stderr: what the configuration leaves out and why (e.g. the legacy tool). */
   notes?: string[];
-}
-
-/** As undici's `EnvHttpProxyAgent` takes them ("" = none). */
-export interface ProxySettings {
-  httpProxy: string;
-  httpsProxy: string;
-  noProxy: string;
 }
 
 export interface TelemetrySettings {
@@ -148,9 +150,6 @@ export interface ConfigFlags {
   http?: boolean;
 }
 
-export type ApiGeneration = 1 | 2;
-export type GenerationSetting = "auto" | ApiGeneration;
-
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -177,7 +176,6 @@ export function parseGeneration(raw: string | undefined): GenerationSetting {
 }
 
 export const DEFAULT_WAIT_MS = 50_000;
-export const DEFAULT_MAX_RPS = 83;
 
 /**
  * Blank values are unset. So is an unexpanded MCP Bundle placeholder such as

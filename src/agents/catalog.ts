@@ -26,6 +26,8 @@ export interface CatalogOptions {
   /** Agents whose details are fetched with every refresh (the dedicated tools). */
   wanted?: readonly string[];
   cache?: { dir: string; file: string; maxAgeMs: number };
+  /** Writes a snapshot to the cache (default `writeCache`: temp file + rename). */
+  writeCache?: (file: string, dir: string, snapshot: CatalogSnapshot) => Promise<void>;
   /** Parallel detail fetches (the client's rate limiter still applies). Default 8. */
   concurrency?: number;
   onError?: (message: string) => void;
@@ -69,6 +71,7 @@ export class AgentCatalog {
   private inflight?: Promise<CatalogChange>;
   private timer?: NodeJS.Timeout;
   private writes: Promise<void> = Promise.resolve();
+  private closing?: Promise<void>;
   private pruned = false;
   private readonly detailFetches = new Map<string, Promise<AgentDetail>>();
   fetchedAt?: number;
@@ -186,11 +189,21 @@ export class AgentCatalog {
     this.timer.unref();
   }
 
-  close(): void {
+  /**
+   * Stops the refreshes and settles when the work under way has: the refresh in flight (aborted)
+   * and every cache write started before (completed), so the cache dir is left as it stays.
+   */
+  close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.abort.abort();
     this.listeners.clear();
+    this.closing ??= (async () => {
+      await this.inflight?.catch(() => {});
+      await Promise.allSettled([...this.detailFetches.values()]);
+      await this.writes;
+    })();
+    return this.closing;
   }
 
   private async doRefresh(signal: AbortSignal): Promise<CatalogChange> {
@@ -254,8 +267,9 @@ export class AgentCatalog {
     return this.writes;
   }
 
-  /** Cache writes run one after another, never two at once on the same file. */
+  /** Cache writes run one after another, never two at once on the same file; none once closed. */
   private persist(): Promise<void> {
+    if (this.closed) return this.writes;
     this.writes = this.writes.then(() => this.write());
     return this.writes;
   }
@@ -271,7 +285,7 @@ export class AgentCatalog {
       details: Object.fromEntries(this.details),
     };
     try {
-      await writeCache(c.file, c.dir, snapshot);
+      await (this.options.writeCache ?? writeCache)(c.file, c.dir, snapshot);
       if (!this.pruned) {
         this.pruned = true;
         await pruneCaches(c.dir, c.file, c.maxAgeMs);

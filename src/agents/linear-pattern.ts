@@ -4,6 +4,8 @@
  * can stall the process the way a backtracking engine does on `^(a+)+$`. A pattern RE2 cannot run
  * (a backreference, a lookaround) is not checked locally; the API still validates it.
  */
+
+import { LRUCache } from "lru-cache";
 import { RE2JS } from "re2js";
 
 /**
@@ -28,18 +30,19 @@ class LinearRegExp extends RegExp {
 }
 
 const MAX_CACHED = 256;
-const compiled = new Map<string, RegExp | undefined>();
+/** Compiled patterns, `{}` for one RE2 cannot run (the least recently used dropped). */
+const compiled = new LRUCache<string, { regexp?: RegExp }>({ max: MAX_CACHED });
 
 /** The pattern as a linear-time `RegExp`, or undefined when RE2 cannot run it (or it is not a pattern). */
 export function linearPattern(pattern: string): RegExp | undefined {
-  if (compiled.has(pattern)) return compiled.get(pattern);
-  let regexp: RegExp | undefined;
-  try {
-    regexp = new LinearRegExp(pattern, RE2JS.compile(RE2JS.translateRegExp(pattern)));
-  } catch {
-    regexp = undefined;
+  let hit = compiled.get(pattern);
+  if (!hit) {
+    try {
+      hit = { regexp: new LinearRegExp(pattern, RE2JS.compile(RE2JS.translateRegExp(pattern))) };
+    } catch {
+      hit = {};
+    }
+    compiled.set(pattern, hit);
   }
-  if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value as string);
-  compiled.set(pattern, regexp);
-  return regexp;
+  return hit.regexp;
 }

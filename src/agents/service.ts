@@ -19,7 +19,7 @@ export function createCatalog(
 
 /**
  * Servers sharing one client (HTTP sessions without their own key) share one catalog: one
- * cache read, one background refresh, one timer. The last release closes it.
+ * cache read, one background refresh, one timer. The last release closes it (and waits for it).
  */
 const shared = new WeakMap<WebDataClient, { catalog: AgentCatalog; refs: number }>();
 
@@ -27,7 +27,7 @@ export function acquireCatalog(
   config: Config,
   client: WebDataClient,
   onError?: (message: string) => void,
-): { catalog: AgentCatalog; fresh: boolean; release(): void } {
+): { catalog: AgentCatalog; fresh: boolean; release(): Promise<void> } {
   let entry = shared.get(client);
   const fresh = !entry;
   if (!entry) {
@@ -40,12 +40,13 @@ export function acquireCatalog(
   return {
     catalog: held.catalog,
     fresh,
-    release() {
+    /** The last release closes the catalog and settles once its work under way has. */
+    async release() {
       if (released) return;
       released = true;
       if (--held.refs === 0) {
-        held.catalog.close();
         if (shared.get(client) === held) shared.delete(client);
+        await held.catalog.close();
       }
     },
   };

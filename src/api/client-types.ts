@@ -3,9 +3,10 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import type { Clock } from "../clock.js";
-import type { GenerationSetting, ProxySettings } from "../config.js";
+import type { ClientRuntime } from "./client-runtime.js";
 import type { Timeouts } from "./http.js";
 import type { ApiObserver } from "./observer.js";
+import type { GenerationSetting, ProxySettings } from "./options.js";
 import type { SharedRateStore } from "./rate-limiter.js";
 import type {
   AgentBatchRequestSchema,
@@ -34,6 +35,11 @@ export interface WebDataClientOptions {
   legacyAuth?: string;
   /** Client-side request rate per API key (default 83, the documented limit). */
   maxRps?: number;
+  /**
+   * The rate limiters and generation memory this client shares with the other clients given the
+   * same runtime (`client-runtime.ts`); default: a runtime of its own.
+   */
+  runtime?: ClientRuntime;
   /** A fleet's shared rate limit (its Redis): `maxRps` then holds for every replica together. */
   sharedRateStore?: SharedRateStore;
   timeouts?: Partial<Timeouts>;

@@ -7,7 +7,7 @@
 import type { Dispatcher } from "undici";
 import { z } from "zod";
 import { type Clock, realClock } from "../clock.js";
-import { DEFAULT_MAX_RPS } from "../config.js";
+import { ClientRuntime } from "./client-runtime.js";
 import type {
   AgentBatchRequest,
   AgentListQuery,
@@ -33,7 +33,8 @@ import { ApiError } from "./errors.js";
 import { Executor } from "./executor.js";
 import { type Generation, GenerationRouter } from "./generations.js";
 import { createDispatcher, DEFAULT_TIMEOUTS } from "./http.js";
-import { fleetThrottle, sharedLimiter } from "./rate-limiter.js";
+import { DEFAULT_MAX_RPS } from "./options.js";
+import { fleetThrottle } from "./rate-limiter.js";
 import { Redactor } from "./redact.js";
 import { DEFAULT_RETRY } from "./retry.js";
 import { chainHooks, type RouteCall, type RouteHook, type RouteInput } from "./route-hook.js";
@@ -124,17 +125,21 @@ export class WebDataClient {
   /** The time of this client's retries and of the waits on its work (`waitFor`). */
   readonly clock: Clock;
 
+  /** The state this client shares with the clients given the same runtime (limiters, generation memory). */
+  readonly runtime: ClientRuntime;
+
   /**
    * A client of `options`; or, given a client, one sharing its connections, rate limiter and
    * generation memory with `derived.hook` around every route call too (`withHook`) or its calls
    * in `derived.lane` (`inLane`).
    */
   constructor(
-    options: WebDataClientOptions | WebDataClient,
+    given: WebDataClientOptions | WebDataClient,
     derived: { hook?: RouteHook; lane?: string } = {},
   ) {
-    if (options instanceof WebDataClient) {
-      const from = options;
+    if (given instanceof WebDataClient) {
+      const from = given;
+      this.runtime = from.runtime;
       this.#base = from.#base;
       this.#legacyBase = from.#legacyBase;
       this.#bearer = from.#bearer;
@@ -149,6 +154,9 @@ export class WebDataClient {
       return;
     }
     this.#hook = derived.hook;
+    // Named in the options, so a client made from these options again shares it.
+    const options = { ...given, runtime: given.runtime ?? new ClientRuntime() };
+    this.runtime = options.runtime;
     if (!options.apiKey) {
       throw new ApiError({ code: "invalid_argument", message: "an API key is required" });
     }
@@ -171,10 +179,15 @@ export class WebDataClient {
       options.dispatcher ?? createDispatcher({ ...DEFAULT_TIMEOUTS, ...options.timeouts }, options.proxy);
     this.#generations = new GenerationRouter(
       options.generation ?? "auto",
-      this.#base.href,
+      this.runtime.generations.for(this.#base.href),
       options.log ?? ((message) => process.stderr.write(`${message}\n`)),
     );
-    const limiter = sharedLimiter(options.apiKey, this.#base.origin, maxRps, this.clock);
+    const limiter = this.runtime.limiters.sharedLimiter(
+      options.apiKey,
+      this.#base.origin,
+      maxRps,
+      this.clock,
+    );
     this.#executor = new Executor({
       dispatcher: this.#dispatcher,
       limiter: options.sharedRateStore ? fleetThrottle(limiter, options.sharedRateStore) : limiter,

@@ -13,11 +13,12 @@
  *   the preferred generation first and on the other after a 404, and then remembered. Nothing
  *   is encoded in the ids the user sees.
  *
- * The memory is shared by every client of the same base URL in the process (HTTP mode has one
- * client per key), like the rate limiter.
+ * The memory is shared by the clients of the same base URL that share a client runtime
+ * (`client-runtime.ts`: HTTP mode has one client per key and one runtime), like the rate limiter.
  */
 
-import type { ApiGeneration, GenerationSetting } from "../config.js";
+import { LRUCache } from "lru-cache";
+import type { ApiGeneration, GenerationSetting } from "./options.js";
 
 export type Generation = ApiGeneration;
 export type { GenerationSetting };
@@ -28,8 +29,10 @@ const MAX_MEMORIES = 64;
 
 export type GenerationLog = (message: string) => void;
 
-class Memory {
-  readonly ids = new Map<string, Generation>();
+/** What one base URL's clients have learnt about its generations. */
+export class GenerationMemory {
+  /** Recently used ids first kept: the least recently used are forgotten. */
+  readonly ids = new LRUCache<string, Generation>({ max: MAX_REMEMBERED_IDS });
   /** Routes whose generation-2 side answered 404/405 while generation 1 answered. */
   readonly missing = new Set<string>();
   /** Id reads where an unknown id was found on generation 1 after a 404 on generation 2. */
@@ -42,28 +45,22 @@ class Memory {
   readonly probes = new Map<string, Promise<unknown>>();
 
   remember(id: string, generation: Generation): void {
-    this.ids.delete(id);
     this.ids.set(id, generation);
-    if (this.ids.size > MAX_REMEMBERED_IDS) {
-      const oldest = this.ids.keys().next().value;
-      if (oldest !== undefined) this.ids.delete(oldest);
-    }
   }
 }
 
-const memories = new Map<string, Memory>();
+/** The generation memories of one client runtime, by base URL (the least recently used dropped). */
+export class GenerationMemories {
+  readonly #byBase = new LRUCache<string, GenerationMemory>({ max: MAX_MEMORIES });
 
-function memoryFor(base: string): Memory {
-  let memory = memories.get(base);
-  if (!memory) {
-    memory = new Memory();
-    if (memories.size >= MAX_MEMORIES) {
-      const oldest = memories.keys().next().value;
-      if (oldest !== undefined) memories.delete(oldest);
+  for(base: string): GenerationMemory {
+    let memory = this.#byBase.get(base);
+    if (!memory) {
+      memory = new GenerationMemory();
+      this.#byBase.set(base, memory);
     }
-    memories.set(base, memory);
+    return memory;
   }
-  return memory;
 }
 
 /** What the router needs to know of a route-table entry. */
@@ -78,12 +75,12 @@ export const otherGeneration = (g: Generation): Generation => (g === 2 ? 1 : 2);
 
 export class GenerationRouter {
   readonly setting: GenerationSetting;
-  readonly #memory: Memory;
+  readonly #memory: GenerationMemory;
   readonly #log: GenerationLog;
 
-  constructor(setting: GenerationSetting, base: string, log: GenerationLog) {
+  constructor(setting: GenerationSetting, memory: GenerationMemory, log: GenerationLog) {
     this.setting = setting;
-    this.#memory = memoryFor(base);
+    this.#memory = memory;
     this.#log = log;
   }
 

@@ -6,7 +6,7 @@
  * submission may have been accepted).
  */
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
-import type { ProxySettings } from "../config.js";
+import type { ProxySettings } from "./options.js";
 
 export interface Timeouts {
   /** TCP (and TLS/proxy tunnel) connect. */

@@ -1,5 +1,5 @@
 /**
- * Client-side rate limiter, one per API key and origin in the process (see `sharedLimiter`).
+ * Client-side rate limiter, one per API key and origin in a client runtime (`Limiters.sharedLimiter`).
  *
  * - Its slots come from a `RateStore` (rate-store.ts): a GCRA on the client, a burst of up to 10%
  *   of the rate, then requests evenly spaced at `rate` per second. Against a token-bucket server
@@ -16,7 +16,8 @@
  *   under 10% of the limit (the end of a fixed window, or someone else using the key) spreads
  *   what is left until the reset; none left holds every request until the reset; a 429 holds
  *   every request for the wait it asks (`pauseFor`).
- *   The process keeps at most `MAX_LIMITERS` limiters, idle ones dropped first.
+ * - The limiters live in a client runtime (`Limiters`), passed to the clients that share them;
+ *   it keeps at most `MAX_LIMITERS`, idle ones dropped first.
  */
 import { createHash } from "node:crypto";
 import { type Clock, realClock } from "../clock.js";
@@ -273,41 +274,48 @@ export function fleetThrottle(limiter: RateLimiter, store: SharedRateStore): Thr
   };
 }
 
-/** Limiters kept per process; past this the least recently used idle ones are dropped. */
+/** Limiters one client runtime keeps; past this the least recently used idle ones are dropped. */
 export const MAX_LIMITERS = 1_000;
-/** Least recently used first. */
-const limiters = new Map<string, RateLimiter>();
-
-/** Limiters held by this process now (tests of the bound). */
-export function limiterCount(): number {
-  return limiters.size;
-}
 
 /**
- * The limiter shared by every client of this process using the same API key against the same
- * origin; a new one runs on `clock` (the first client's).
+ * The limiters of one client runtime (`client-runtime.ts`), by API key and origin, least recently
+ * used first: the clients given that runtime share them; nothing is held per process.
  */
-export function sharedLimiter(
-  apiKey: string,
-  origin: string,
-  ratePerSecond: number,
-  clock: Clock = realClock,
-): RateLimiter {
-  const id = `${createHash("sha256").update(apiKey).digest("hex")} ${origin}`;
-  let limiter = limiters.get(id);
-  if (limiter) {
-    limiters.delete(id);
-    limiter.lowerRate(ratePerSecond);
-  } else {
-    limiter = new RateLimiter(ratePerSecond, {
-      id: createHash("sha256").update(id).digest("base64url"),
-      clock,
-    });
-    for (const [old, held] of limiters) {
-      if (limiters.size < MAX_LIMITERS) break;
-      if (held.idle) limiters.delete(old);
-    }
+export class Limiters {
+  readonly #held = new Map<string, RateLimiter>();
+
+  /** Limiters held now (tests of the bound). */
+  get size(): number {
+    return this.#held.size;
   }
-  limiters.set(id, limiter);
-  return limiter;
+
+  /**
+   * The limiter shared by every client of this runtime using the same API key against the same
+   * origin; a new one runs on `clock` (the first client's).
+   */
+  sharedLimiter(
+    apiKey: string,
+    origin: string,
+    ratePerSecond: number,
+    clock: Clock = realClock,
+  ): RateLimiter {
+    const limiters = this.#held;
+    const id = `${createHash("sha256").update(apiKey).digest("hex")} ${origin}`;
+    let limiter = limiters.get(id);
+    if (limiter) {
+      limiters.delete(id);
+      limiter.lowerRate(ratePerSecond);
+    } else {
+      limiter = new RateLimiter(ratePerSecond, {
+        id: createHash("sha256").update(id).digest("base64url"),
+        clock,
+      });
+      for (const [old, held] of limiters) {
+        if (limiters.size < MAX_LIMITERS) break;
+        if (held.idle) limiters.delete(old);
+      }
+    }
+    limiters.set(id, limiter);
+    return limiter;
+  }
 }

@@ -1,9 +1,11 @@
 /**
- * A server-sent event stream read as it arrives (research run events, §14): `event:` and `data:`
- * fields, messages split on blank lines, `data` parsed as JSON when it is JSON. Ends when the
+ * A server-sent event stream read as it arrives (research run events, §14), decoded by
+ * `eventsource-parser`: each event's type (default `message`) and `data`, parsed as JSON when it
+ * is JSON. Ends when the
  * server closes the stream or `signal` aborts; a failure to connect or a non-2xx status ends it
  * with an `ApiError`. Not retried: a caller that needs the run's end confirms it by polling.
  */
+import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { Dispatcher } from "undici";
 import { ApiError } from "./errors.js";
 
@@ -12,22 +14,12 @@ export interface ServerEvent {
   data: unknown;
 }
 
-function parseMessage(block: string): ServerEvent | undefined {
-  let event = "message";
-  const data: string[] = [];
-  for (const line of block.split(/\r?\n/)) {
-    if (line.startsWith(":")) continue;
-    const [field, ...rest] = line.split(":");
-    const value = rest.join(":").replace(/^ /, "");
-    if (field === "event") event = value;
-    else if (field === "data") data.push(value);
-  }
-  if (data.length === 0) return undefined;
-  const text = data.join("\n");
+function toEvent(message: EventSourceMessage): ServerEvent {
+  const event = message.event ?? "message";
   try {
-    return { event, data: JSON.parse(text) };
+    return { event, data: JSON.parse(message.data) };
   } catch {
-    return { event, data: text };
+    return { event, data: message.data };
   }
 }
 
@@ -58,17 +50,14 @@ export async function* streamEvents(
     const code = res.statusCode === 404 ? "not_found" : "upstream_error";
     throw new ApiError({ code, status: res.statusCode, message: `${label} answered ${res.statusCode}` });
   }
-  let buffer = "";
+  const arrived: ServerEvent[] = [];
+  const parser = createParser({ onEvent: (message) => void arrived.push(toEvent(message)) });
   // A character's bytes may be split between chunks: the decoder keeps a partial one for the next.
   const decoder = new TextDecoder("utf-8");
   try {
     for await (const chunk of res.body) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let end = buffer.search(/\r?\n\r?\n/); end >= 0; end = buffer.search(/\r?\n\r?\n/)) {
-        const message = parseMessage(buffer.slice(0, end));
-        buffer = buffer.slice(buffer.slice(end).match(/^\r?\n\r?\n/)![0].length + end);
-        if (message) yield message;
-      }
+      parser.feed(decoder.decode(chunk, { stream: true }));
+      yield* arrived.splice(0);
     }
   } catch {
     // The stream broke or was aborted: what arrived has been given; polling settles the rest.

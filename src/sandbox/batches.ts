@@ -1,5 +1,6 @@
 /** Batches: a batch id over the ids of its tasks; progress is read from the tasks' states. */
 import { randomUUID } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { StoredTask, TaskStore } from "./tasks.js";
 
 export interface StoredBatch {
@@ -12,7 +13,8 @@ export interface StoredBatch {
 const MAX_BATCHES = 5_000;
 
 export class BatchStore {
-  private readonly batches = new Map<string, StoredBatch>();
+  /** Oldest dropped first past MAX_BATCHES (read with `peek`, so reads do not reorder). */
+  private readonly batches = new LRUCache<string, StoredBatch>({ max: MAX_BATCHES });
 
   constructor(private readonly tasks: TaskStore) {}
 
@@ -22,10 +24,6 @@ export class BatchStore {
 
   add(batch: StoredBatch): void {
     this.batches.set(batch.id, batch);
-    if (this.batches.size > MAX_BATCHES) {
-      const oldest = this.batches.keys().next().value;
-      if (oldest !== undefined) this.batches.delete(oldest);
-    }
   }
 
   /** Records a batch over freshly created tasks and returns the documented submission body. */
@@ -35,11 +33,11 @@ export class BatchStore {
   }
 
   get(id: string): StoredBatch | undefined {
-    return this.batches.get(id);
+    return this.batches.peek(id);
   }
 
   all(): StoredBatch[] {
-    return [...this.batches.values()].reverse();
+    return [...this.batches.values()];
   }
 
   /** Task states in submission order; a task evicted from the store counts as success. */

@@ -6,6 +6,7 @@
  *    page?: {url, task_id, status_code}, error?}
  */
 import { randomUUID } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { SandboxState } from "./context.js";
 import { pageData } from "./formats.js";
 import { fetchTarget, type SiteLocation, sitePath } from "./site/fetch.js";
@@ -57,7 +58,8 @@ export function sameSite(start: string, link: string, where: SiteLocation): bool
 const normal = (url: string) => url.replace(/#.*$/, "");
 
 export class CrawlStore {
-  private readonly crawls = new Map<string, Crawl>();
+  /** Oldest dropped first past MAX_CRAWLS (read with `peek`, so reads do not reorder). */
+  private readonly crawls = new LRUCache<string, Crawl>({ max: MAX_CRAWLS });
 
   constructor(private readonly state: SandboxState) {}
 
@@ -83,14 +85,13 @@ export class CrawlStore {
       callback,
     };
     this.crawls.set(crawl.id, crawl);
-    if (this.crawls.size > MAX_CRAWLS) this.crawls.delete(this.crawls.keys().next().value as string);
     this.emit(crawl, "started", {});
     this.state.timers.after(this.state.config.crawlPageMs, () => this.step(crawl));
     return crawl.id;
   }
 
   status(id: string) {
-    const crawl = this.crawls.get(id);
+    const crawl = this.crawls.peek(id);
     if (!crawl) return undefined;
     return {
       crawl: {
@@ -110,7 +111,7 @@ export class CrawlStore {
    * page, tasks as `{task_id, status: pending|completed|failed}`.
    */
   record(id: string) {
-    const crawl = this.crawls.get(id);
+    const crawl = this.crawls.peek(id);
     if (!crawl) return undefined;
     return {
       crawl_id: crawl.id,
@@ -145,7 +146,7 @@ export class CrawlStore {
 
   /** Newest first, optionally of one status; `cursor` is the index to go on from. */
   list(status: string, cursor: string | undefined, limit: number) {
-    const all = [...this.crawls.values()].reverse().filter((c) => status === "all" || c.status === status);
+    const all = [...this.crawls.values()].filter((c) => status === "all" || c.status === status);
     const from = cursor ? Number.parseInt(cursor, 10) || 0 : 0;
     const data = all.slice(from, from + limit).map((c) => ({
       crawl_id: c.id,
@@ -167,7 +168,7 @@ export class CrawlStore {
 
   /** Ends a running crawl (`canceled`); false when there is no such crawl. A finished one stays as it ended. */
   cancel(id: string): { status: string } | undefined {
-    const crawl = this.crawls.get(id);
+    const crawl = this.crawls.peek(id);
     if (!crawl) return undefined;
     if (crawl.status === "running") {
       crawl.status = "canceled";

@@ -15,6 +15,13 @@ import type { Fault, FaultController, FaultKind } from "./types.js";
 
 export const FAULT_HEADER = "x-sandbox-fault";
 
+/**
+ * Whether a fault's `match` takes "METHOD /path": a substring of it, or, ending in `$`, its end
+ * (`GET /v2/jobs/runs/r1$` is the run, not its artifacts).
+ */
+const matches = (match: string | undefined, target: string) =>
+  match === undefined || (match.endsWith("$") ? target.endsWith(match.slice(0, -1)) : target.includes(match));
+
 const KINDS: readonly FaultKind[] = [
   "latency",
   "rate_limit",
@@ -108,7 +115,7 @@ export class Faults implements FaultController {
       if (fromHeader) return fromHeader;
     }
     const index = this.active.findIndex(
-      (a) => kinds.includes(a.fault.kind) && (a.fault.match === undefined || target.includes(a.fault.match)),
+      (a) => kinds.includes(a.fault.kind) && matches(a.fault.match, target),
     );
     if (index < 0) return undefined;
     const hit = this.active[index];
@@ -120,7 +127,7 @@ export class Faults implements FaultController {
   private takeFromHeader(kinds: readonly FaultKind[], target: string, header: string): Fault | undefined {
     const fault = parseFaultHeader(header);
     if (!fault || !kinds.includes(fault.kind)) return undefined;
-    if (fault.match !== undefined && !target.includes(fault.match)) return undefined;
+    if (!matches(fault.match, target)) return undefined;
     if (fault.count === undefined) return fault;
     const left = this.headerUses.get(header) ?? fault.count;
     if (left <= 0) return undefined;

@@ -1,4 +1,6 @@
 /** Builds a task result's `data` from a fetched page and the requested formats. */
+
+import { LRUCache } from "lru-cache";
 import { NodeHtmlMarkdown } from "node-html-markdown";
 import { screenshotPng } from "./screenshot.js";
 import type { FetchOutcome } from "./site/fetch.js";
@@ -21,8 +23,8 @@ export function toMarkdown(html: string): string {
 }
 
 /** Pages are deterministic per URL, so their Markdown is converted once (results are re-read often). */
-const markdownCache = new Map<string, string>();
 const MARKDOWN_CACHE_SIZE = 2_000;
+const markdownCache = new LRUCache<string, string>({ max: MARKDOWN_CACHE_SIZE });
 const CACHEABLE_HTML = 512 * 1024;
 
 function markdownOf(page: Extract<FetchOutcome, { ok: true }>): string {
@@ -31,8 +33,6 @@ function markdownOf(page: Extract<FetchOutcome, { ok: true }>): string {
   if (cached !== undefined) return cached;
   const markdown = toMarkdown(page.html);
   if (page.html.length <= CACHEABLE_HTML) {
-    if (markdownCache.size >= MARKDOWN_CACHE_SIZE)
-      markdownCache.delete(markdownCache.keys().next().value as string);
     markdownCache.set(key, markdown);
   }
   return markdown;

@@ -4,6 +4,7 @@
  * callback get a timer. The store keeps the newest MAX_TASKS tasks.
  */
 import { randomUUID } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { CallbackSender } from "./callbacks.js";
 import type { Timers } from "./timers.js";
 
@@ -44,7 +45,8 @@ export interface StoredTask extends TaskSpec {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class TaskStore {
-  private readonly tasks = new Map<string, StoredTask>();
+  /** Oldest dropped first past MAX_TASKS (read with `peek`, so reads do not reorder). */
+  private readonly tasks = new LRUCache<string, StoredTask>({ max: MAX_TASKS });
   private seq = 0;
 
   constructor(
@@ -65,10 +67,6 @@ export class TaskStore {
       completeAt: now + spec.delayMs,
     };
     this.tasks.set(task.id, task);
-    if (this.tasks.size > MAX_TASKS) {
-      const oldest = this.tasks.keys().next().value;
-      if (oldest !== undefined) this.tasks.delete(oldest);
-    }
     const callbackUrl = spec.callbackUrl;
     if (callbackUrl) {
       this.timers.after(spec.delayMs, () => this.callbacks.send(callbackUrl, this.callbackBody(task)));
@@ -77,7 +75,7 @@ export class TaskStore {
   }
 
   get(id: string): StoredTask | undefined {
-    return this.tasks.get(id) ?? this.onMissing?.(id);
+    return this.tasks.peek(id) ?? this.onMissing?.(id);
   }
 
   state(task: StoredTask, now = Date.now()): "pending" | "success" | "error" {
@@ -145,7 +143,7 @@ export class TaskStore {
   /** Newest first; `cursor` is the opaque value of a previous page's `next_cursor`. */
   list(cursor: string | undefined, limit: number): { tasks: StoredTask[]; nextCursor: string | null } {
     const before = cursor ? Number.parseInt(cursor, 36) : Number.POSITIVE_INFINITY;
-    const all = [...this.tasks.values()];
+    const all = [...this.tasks.rvalues()].filter((t) => t !== undefined);
     const page: StoredTask[] = [];
     for (let i = all.length - 1; i >= 0 && page.length < limit; i--) {
       if (all[i].seq < before) page.push(all[i]);

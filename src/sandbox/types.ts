@@ -79,7 +79,7 @@ export type FaultKind =
 
 export interface Fault {
   kind: FaultKind;
-  /** Substring of "METHOD /path" the fault applies to; default: every API request. */
+  /** Substring of "METHOD /path" the fault applies to (ending in `$`: its end); default: every API request. */
   match?: string;
   /** Number of matching requests it applies to; default: unlimited. */
   count?: number;

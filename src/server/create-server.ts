@@ -273,6 +273,9 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       if (!options.taskWork) work.close();
       ownStore?.cleanup();
       const rt = await runtimePromise?.catch(() => undefined);
+      // Every extension has registered its clean-up; each settles once its work has (catalog
+      // refreshes, cache writes), so nothing the server started is still writing after close.
+      await rt?.ready;
       for (const fn of closers) await Promise.resolve(fn()).catch(() => {});
       detachLogger();
       await server.close().catch(() => {});

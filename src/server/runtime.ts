@@ -9,6 +9,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { WebDataClient } from "../api/client.js";
 import type { ApiObserver } from "../api/observer.js";
 import type { Config } from "../config.js";
+import { closeOwnCatalog } from "../tools/agent-run.js";
 import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
 import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "../tools/tool.js";
 import { callTool } from "./call-tool.js";
@@ -118,6 +119,7 @@ export function startRuntime(input: RuntimeInput): Runtime {
     templates: resourceTemplates,
     ready,
     close: async () => {
+      await closeOwnCatalog(input.services);
       if (!input.client) await client.close();
     },
   };

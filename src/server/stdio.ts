@@ -5,6 +5,7 @@ import { startTelemetry } from "../telemetry/index.js";
 import { AnsweringTransport } from "./answering-transport.js";
 import { createServer } from "./create-server.js";
 import { ProtocolGuard } from "./protocol-guard.js";
+import { registryToolNames } from "./tool-names.js";
 import { SERVER_NAME, VERSION } from "./version.js";
 
 /** Serves until stdin ends or a signal arrives, then closes everything and runs `onClose`. */
@@ -13,6 +14,7 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
   const telemetry = await startTelemetry({
     settings: config.telemetry,
     service: { name: SERVER_NAME, version: VERSION },
+    toolNames: registryToolNames,
   });
   const app = createServer({ config, observer: telemetry?.apiObserver });
   // Knows the calls still unanswered: a SIGTERM answers them with an error before exiting.

@@ -38,6 +38,11 @@ export interface TelemetryOptions {
   spanExporter?: SpanExporter;
   /** Tests: an extra metric reader. */
   metricReader?: MetricReader;
+  /**
+   * The tool names metrics may carry, asked for once telemetry is on (the server hands its
+   * registry's: telemetry imports no tools); any other name is labelled `other`. Default: none.
+   */
+  toolNames?: () => Promise<Iterable<string>>;
 }
 
 export async function startTelemetry(options: TelemetryOptions = {}): Promise<Telemetry | undefined> {
@@ -52,5 +57,6 @@ export async function startTelemetry(options: TelemetryOptions = {}): Promise<Te
     return undefined;
   }
   const { createTelemetry } = await import("./otel.js");
-  return createTelemetry({ ...options, otlp });
+  const tools = new Set(options.toolNames ? await options.toolNames() : []);
+  return createTelemetry({ ...options, otlp, tools });
 }

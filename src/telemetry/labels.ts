@@ -2,9 +2,9 @@
  * Metric label values from closed sets: whatever a client sends (a method name, a tool name, a
  * protocol version, an error code), a series is only ever labelled with a known value or `other`,
  * so no client can grow the number of series. Spans keep the exact values (they are not series).
+ * The tool names are handed in (the server's registry): telemetry knows nothing of the tools.
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { ALL_TOOLS } from "../tools/registry.js";
 
 export const OTHER = "other";
 
@@ -27,7 +27,6 @@ const METHODS = new Set([
   "tasks/list",
   "tasks/cancel",
 ]);
-const TOOLS = new Set(ALL_TOOLS.map((t) => t.name));
 const VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 const ERRORS = new Set([
   "tool_error",
@@ -44,17 +43,22 @@ const ERRORS = new Set([
 
 const CLOSED: Record<string, ReadonlySet<string>> = {
   "mcp.method.name": METHODS,
-  "gen_ai.tool.name": TOOLS,
   "gen_ai.prompt.name": new Set<string>(),
   "mcp.protocol.version": VERSIONS,
   "error.type": ERRORS,
 };
 
-/** The attributes with every client-chosen value outside its closed set replaced by `other`. */
-export function closedLabels(attributes: Record<string, string>): Record<string, string> {
+/**
+ * The attributes with every client-chosen value outside its closed set (for a tool name:
+ * `toolNames`) replaced by `other`.
+ */
+export function closedLabels(
+  attributes: Record<string, string>,
+  toolNames: ReadonlySet<string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(attributes)) {
-    const known = CLOSED[name];
+    const known = name === "gen_ai.tool.name" ? toolNames : CLOSED[name];
     out[name] = known && !known.has(value) ? OTHER : value;
   }
   return out;

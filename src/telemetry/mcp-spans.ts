@@ -45,6 +45,8 @@ interface Deps {
   propagator: TextMapPropagator;
   instruments: McpInstruments;
   network: "tcp" | "pipe";
+  /** The tool names a metric may carry (any other is `other`). */
+  toolNames: ReadonlySet<string>;
 }
 
 type Carrier = Record<string, unknown>;
@@ -160,7 +162,7 @@ class InstrumentedTransport extends DelegatingTransport {
       entry.span.end();
       this.#deps.instruments.duration.record(
         (performance.now() - entry.started) / 1000,
-        closedLabels(attributes),
+        closedLabels(attributes, this.#deps.toolNames),
       );
     }
     return super.send(raw, options);

@@ -23,7 +23,7 @@ import { instrumentTransport, mcpInstruments } from "./mcp-spans.js";
 import { upstreamObserver } from "./upstream.js";
 
 export function createTelemetry(
-  options: TelemetryOptions & { otlp: { traces: boolean; metrics: boolean } },
+  options: TelemetryOptions & { otlp: { traces: boolean; metrics: boolean }; tools: ReadonlySet<string> },
 ): Telemetry {
   const resource = resourceFromAttributes({
     "service.name": options.settings?.serviceName || "web-data-mcp",
@@ -72,6 +72,7 @@ export function createTelemetry(
         propagator,
         instruments,
         network: opts?.network ?? "tcp",
+        toolNames: options.tools,
       }),
     observeSessions: (count) => sessionCounts.push(count),
     scrape: prometheus?.getMetricsRequestHandler.bind(prometheus),

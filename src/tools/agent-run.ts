@@ -21,14 +21,26 @@ declare module "./tool.js" {
   }
 }
 
+/** Catalogs `agentCatalog` made itself (no extension holds them): `closeOwnCatalog` closes them. */
+const madeHere = new WeakSet<AgentCatalog>();
+
 /** The server's catalog; a context without one (e.g. a bare test server) gets its own, kept. */
 export function agentCatalog(ctx: {
   services: ToolServices;
   config: Config;
   client: WebDataClient;
 }): AgentCatalog {
-  ctx.services.agents ??= createCatalog(ctx.config, ctx.client);
+  if (!ctx.services.agents) {
+    ctx.services.agents = createCatalog(ctx.config, ctx.client);
+    madeHere.add(ctx.services.agents);
+  }
   return ctx.services.agents;
+}
+
+/** Closes (and waits for) the catalog `agentCatalog` made for these services, if it made one. */
+export async function closeOwnCatalog(services: ToolServices): Promise<void> {
+  const catalog = services.agents;
+  if (catalog && madeHere.delete(catalog)) await catalog.close();
 }
 
 export interface ResolvedAgent {

@@ -43,7 +43,7 @@ export const agentsExtension: ServerExtension = (host) => {
   const unsubscribe = catalog.onChange(() => tools.sync());
   host.onClose(() => {
     unsubscribe();
-    held.release();
+    return held.release();
   });
   // Not cancelled when this server closes: the catalog may be shared with servers still open
   // (HTTP sessions); once the last one closes it, startRefreshing ends quietly.

@@ -46,13 +46,17 @@ function doneResult(g: GenerationRecord, url: string | undefined) {
   const params = exampleParams(v.input_schema, url);
   const call = { tool: "run_template", arguments: { template: name, ...(params ? { params } : {}) } };
   const fields = Object.keys((v.output_schema?.properties as object) ?? {});
+  const versionId = v.id ?? g.generated_version_id ?? "";
   const structured = {
     status: "done" as const,
     state: g.status,
     generation_id: g.id,
     template: name,
+    generated_version_id: versionId,
+    ...(v.version_number !== undefined ? { version_number: v.version_number } : {}),
+    ...(g.source_version_id ? { source_version_id: g.source_version_id } : {}),
     version: {
-      id: v.id ?? g.generated_version_id ?? "",
+      id: versionId,
       version_number: v.version_number,
       input_schema: v.input_schema ?? {},
       output_schema: v.output_schema ?? {},
@@ -60,12 +64,14 @@ function doneResult(g: GenerationRecord, url: string | undefined) {
     ...(g.summary ? { summary: g.summary } : {}),
     run: call,
   };
+  const publish = { action: "update", template: name, published_version_id: versionId };
   const text = [
-    `Template ${name} v${v.version_number ?? "?"} generated (generation ${g.id}).`,
+    `Template ${name} v${v.version_number ?? "?"} generated (generation ${g.id}): generated_version_id ${versionId || "not given"}${g.source_version_id ? `, refined from version ${g.source_version_id}` : ""}.`,
     ...(g.summary ? [g.summary] : []),
     `Output fields: ${fields.join(", ") || "(none)"}`,
     `Run it: run_template ${JSON.stringify(call.arguments)}`,
-    "Refine it: generate_template with from_extract_template and a prompt.",
+    ...(versionId ? [`Publish this version: manage_template ${JSON.stringify(publish)}`] : []),
+    `Refine it: generate_template {"from_extract_template":${JSON.stringify(name)},"prompt":"…"}`,
   ].join("\n");
   return { structured, text };
 }
@@ -93,6 +99,9 @@ export const generateTemplate = defineTool({
     ...longToolShape,
     generation_id: z.string(),
     template: z.string().optional(),
+    generated_version_id: z.string().optional().describe("Publish with manage_template published_version_id"),
+    version_number: z.number().optional(),
+    source_version_id: z.string().optional().describe("The version a refinement started from"),
     version: z.looseObject({ id: z.string() }).optional(),
     summary: z.string().optional(),
     run: z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).optional(),

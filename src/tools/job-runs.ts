@@ -4,8 +4,11 @@
  * (`GET /v2/jobs/runs/{run_id}`, `…/artifacts`); with `run_id` and `artifact_id` the artifact's
  * download URL and, with `preview`, its first rows (`…/download-url`, `…/preview`).
  * Generation 1 nests run routes under the job: pass `job_id` with `run_id` there.
+ * The run's detail and the preview are auxiliary reads: when one fails, the answer still gives
+ * what did arrive (the artifacts, the download URL) and says, in `unread`, what could not be read.
  */
 import { z } from "zod";
+import { ApiError } from "../api/errors.js";
 import { ToolError } from "./errors.js";
 import { artifactUri } from "./resources.js";
 import { plural } from "./result.js";
@@ -53,6 +56,7 @@ export const jobRuns = defineTool({
     jobs: z.array(z.record(z.string(), z.unknown())).optional(),
     run: z.record(z.string(), z.unknown()).optional(),
     artifacts: z.array(z.record(z.string(), z.unknown())).optional(),
+    unread: z.array(z.string()).optional().describe("Parts that could not be read, and why"),
   },
   readOnly: true,
   async handler(args, ctx) {
@@ -63,9 +67,14 @@ export const jobRuns = defineTool({
     if (args.run_id !== undefined && args.artifact_id === undefined)
       return runDetail(args.run_id, args.job_id, ctx);
     if (args.run_id !== undefined && args.artifact_id !== undefined) {
+      const unread: string[] = [];
       const d = await ctx.client.artifactDownloadUrl(args.run_id, args.artifact_id, opts);
       const rows = args.preview
-        ? await ctx.client.artifactPreview(args.run_id, args.artifact_id, args.job_id, opts)
+        ? await auxiliary(
+            "the preview",
+            ctx.client.artifactPreview(args.run_id, args.artifact_id, args.job_id, opts),
+            unread,
+          )
         : undefined;
       const download = {
         url: d.url,
@@ -85,8 +94,9 @@ export const jobRuns = defineTool({
         structured: {
           ...(args.job_id ? { job_id: args.job_id } : {}),
           download: { ...download, ...(preview ? { preview } : {}) },
+          ...(unread.length > 0 ? { unread } : {}),
         },
-        text: `Download URL for artifact ${args.artifact_id} of run ${args.run_id} (expires ${d.expires_at}):\n${d.url}${previewText}`,
+        text: `Download URL for artifact ${args.artifact_id} of run ${args.run_id} (expires ${d.expires_at}):\n${d.url}${previewText}${unreadText(unread, "The download URL above stands")}`,
       };
     }
     if (args.job_id === undefined) {
@@ -144,15 +154,34 @@ export const jobRuns = defineTool({
   },
 });
 
-/** A run's detail and its artifacts. */
+/**
+ * An auxiliary read: its API failure is noted in `unread` (what, and why) and gives undefined,
+ * so the answer keeps what did arrive; a cancelled call still ends.
+ */
+async function auxiliary<T>(what: string, read: Promise<T>, unread: string[]): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code === "aborted") throw e;
+    unread.push(`${what}: ${e.status ? `${e.status} ` : ""}${e.code}: ${e.message}`);
+    return undefined;
+  }
+}
+
+/** The text's note of what could not be read, and what of the answer stands. */
+const unreadText = (unread: string[], kept: string) =>
+  unread.length > 0 ? `\nNot read: ${unread.join("; ")}. ${kept}; call again for the rest.` : "";
+
+/** A run's artifacts and its detail (auxiliary: a failed read of it keeps the artifacts). */
 async function runDetail(runId: string, jobId: string | undefined, ctx: ToolContext) {
   const opts = { signal: ctx.signal };
+  const unread: string[] = [];
   const [detail, artifacts] = await Promise.all([
-    ctx.client.getJobRun(runId, jobId, opts),
+    auxiliary("the run's detail", ctx.client.getJobRun(runId, jobId, opts), unread),
     ctx.client.listArtifacts(runId, jobId, opts),
   ]);
   const items = artifacts.items.map((a) => ({ ...a }));
-  const lines = [`Run ${runId}: ${detail.status}.`];
+  const lines = [`Run ${runId}: ${detail ? detail.status : "status not read"}.`];
   for (const a of items)
     lines.push(
       `- artifact ${a.id}${a.type ? ` (${a.type})` : ""}${a.description ? `: ${a.description}` : ""}, at ${artifactUri(runId, a.id)}`,
@@ -161,7 +190,7 @@ async function runDetail(runId: string, jobId: string | undefined, ctx: ToolCont
     lines.push(
       "Download or preview one: job_runs with run_id and artifact_id (preview: true); or read its URI.",
     );
-  const count = (detail as { summary?: { result_count?: unknown } }).summary?.result_count;
+  const count = (detail as { summary?: { result_count?: unknown } } | undefined)?.summary?.result_count;
   const rows = typeof count === "number" ? `, ${plural(count, "row")}` : "";
   const links = items.map((a) => ({
     uri: artifactUri(runId, a.id),
@@ -170,8 +199,13 @@ async function runDetail(runId: string, jobId: string | undefined, ctx: ToolCont
     mimeType: "application/jsonl",
   }));
   return {
-    structured: { ...(jobId ? { job_id: jobId } : {}), run: { ...detail }, artifacts: items },
-    text: lines.join("\n"),
+    structured: {
+      ...(jobId ? { job_id: jobId } : {}),
+      ...(detail ? { run: { ...detail } } : {}),
+      artifacts: items,
+      ...(unread.length > 0 ? { unread } : {}),
+    },
+    text: lines.join("\n") + unreadText(unread, "The artifact list above is complete"),
     links,
   };
 }

@@ -8,6 +8,11 @@ import { ApiError } from "../../src/api/errors.js";
 import type { AgentDetail } from "../../src/api/schemas.js";
 import { detail, prop } from "./fixtures.js";
 
+/** Polls until `done` holds (the test timeout is the only bound). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setImmediate(r));
+}
+
 /** An in-memory catalog API that records its calls. */
 function fakeClient(count: number) {
   const agents = new Map<string, AgentDetail>();
@@ -122,6 +127,73 @@ describe("AgentCatalog", () => {
     });
     await cat.flush();
     cat.close();
+  });
+});
+
+describe("AgentCatalog close", () => {
+  it("close(a cache write in flight): settles only after the write, and no write starts after it", async () => {
+    const api = fakeClient(2);
+    const file = cacheFile(dir, "http://api.test", "secret-key-123456");
+    const started: string[] = [];
+    let finish = () => {};
+    const held = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const cat = new AgentCatalog({
+      client: api.client,
+      baseUrl: "http://api.test",
+      cache: { dir, file, maxAgeMs: 60_000 },
+      writeCache: async (f, d, snapshot) => {
+        started.push(`write ${snapshot.agents.length}`);
+        await held;
+        const { writeCache } = await import("../../src/agents/cache.js");
+        await writeCache(f, d, snapshot);
+      },
+    });
+    const refreshed = cat.refresh();
+    // The refresh reaches its cache write, which is held open.
+    await until(() => started.length > 0);
+    let closed = false;
+    const closing = cat.close().then(() => {
+      closed = true;
+    });
+    await Promise.resolve();
+    await new Promise((r) => setImmediate(r));
+    expect(closed).toBe(false);
+    // A detail read after close starts no write.
+    await cat.detail("agent_000").catch(() => {});
+    finish();
+    await closing;
+    await refreshed;
+    expect(started).toEqual(["write 2"]);
+    expect(readCache(file, "http://api.test", 60_000)?.agents).toHaveLength(2);
+    expect((await readdir(dir)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("close(a refresh in flight): the refresh ends aborted, nothing is written", async () => {
+    let listing = () => {};
+    const asked = new Promise<void>((resolve) => {
+      listing = resolve;
+    });
+    const client: CatalogClient = {
+      listAgents: (_q, options) =>
+        new Promise((_resolve, reject) => {
+          listing();
+          options?.signal?.addEventListener("abort", () =>
+            reject(new ApiError({ code: "aborted", message: "the call was cancelled" })),
+          );
+        }),
+      getAgent: () => Promise.reject(new Error("unused")),
+    };
+    const cat = make(client);
+    const refreshed = cat.refresh().then(
+      () => "done",
+      (e: ApiError) => e.code,
+    );
+    await asked;
+    await cat.close();
+    expect(await refreshed).toBe("aborted");
+    expect(await readdir(dir)).toEqual([]);
   });
 });
 

@@ -31,7 +31,7 @@ async function setup(handler: Handler, options: Partial<WebDataClientOptions> = 
   clock = new ManualClock({ auto });
   client = new WebDataClient({
     baseUrl: server.url,
-    apiKey: `retry-key-${Math.random()}`,
+    apiKey: "retry-key-1234567",
     clock,
     ...options,
   });
@@ -156,7 +156,7 @@ describe("connection failures", () => {
 
   it("retries a submission whose connection was refused (never sent), then reports a network error", async () => {
     const port = await closedPort();
-    client = new WebDataClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: `refused-${Math.random()}` });
+    client = new WebDataClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "refused-key-1234567" });
     const err = await failure(client.extractAsync({ url: "https://example.com" }));
     expect(err.code).toBe("network_error");
     expect(err.maybeAccepted).toBe(false);

@@ -12,13 +12,13 @@ import { useSandbox } from "../helpers/sandbox.js";
 const sandbox = useSandbox({ taskLatencyMs: 200 });
 let client: WebDataClient;
 let clock: ManualClock;
-const KEY = `sandbox-key-${process.pid}-f00dfeed`;
+const KEY = "sandbox-key-f00dfeed";
 afterEach(async () => {
   sandbox.faults.clear();
   await client?.close();
 });
 
-function newClient(apiKey = `${KEY}-${Math.random()}`) {
+function newClient(apiKey = KEY) {
   clock = new ManualClock({ auto: true });
   client = new WebDataClient({ generation: 1, baseUrl: sandbox.url, apiKey, clock });
   return client;

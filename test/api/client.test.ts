@@ -24,7 +24,7 @@ async function setup(
   client = new WebDataClient({
     generation: 1,
     baseUrl: server.url,
-    apiKey: `${KEY}-${Math.random()}`,
+    apiKey: KEY,
     ...options,
   });
   return { server, client };

@@ -51,7 +51,7 @@ describe("the client's errors carry the service's message", () => {
     [402, { detail: [{ loc: ["body"], msg: "Task t1 not found" }] }],
   ])("%i %j", async (status, body) => {
     server = await startFakeServer((_req, res) => json(res, status, body));
-    client = new WebDataClient({ baseUrl: server.url, apiKey: `err-key-${Math.random()}`, maxAttempts: 1 });
+    client = new WebDataClient({ baseUrl: server.url, apiKey: "err-key-1234567", maxAttempts: 1 });
     const err = await client.getTask("t1").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toContain("Task t1 not found");
@@ -61,7 +61,7 @@ describe("the client's errors carry the service's message", () => {
     server = await startFakeServer((_req, res) =>
       json(res, 422, { detail: [{ msg: "url is not reachable" }] }),
     );
-    client = new WebDataClient({ baseUrl: server.url, apiKey: `err-key-${Math.random()}`, maxAttempts: 1 });
+    client = new WebDataClient({ baseUrl: server.url, apiKey: "err-key-1234567", maxAttempts: 1 });
     const err = (await client.extract({ url: "https://example.com/" }).catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe("validation_failed");
     expect(err.message).toContain("url is not reachable");
@@ -70,7 +70,7 @@ describe("the client's errors carry the service's message", () => {
 
   it.each(["..", ".", "", "  "])("the id %j is refused before anything is sent", async (id) => {
     server = await startFakeServer((_req, res) => json(res, 200, {}));
-    client = new WebDataClient({ baseUrl: server.url, apiKey: `err-key-${Math.random()}`, maxAttempts: 1 });
+    client = new WebDataClient({ baseUrl: server.url, apiKey: "err-key-1234567", maxAttempts: 1 });
     for (const call of [() => client!.getTask(id), () => client!.getCrawl(id), () => client!.getBatch(id)]) {
       const err = await call().catch((e: unknown) => e);
       expect(err).toMatchObject({ code: "invalid_argument" });

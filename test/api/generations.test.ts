@@ -1,15 +1,19 @@
 /** The generation router: the order in which a call tries generation 2 and 1, and what it remembers. */
 import { describe, expect, it } from "vitest";
-import { GenerationRouter, MAX_REMEMBERED_IDS } from "../../src/api/generations.js";
+import {
+  GenerationMemories,
+  GenerationMemory,
+  GenerationRouter,
+  MAX_REMEMBERED_IDS,
+} from "../../src/api/generations.js";
 import { agentToTemplate, ROUTES, routeLabel } from "../../src/api/routes.js";
 import { ConfigError, loadConfig, parseGeneration } from "../../src/config.js";
 
 const both = { 1: {}, 2: {} };
 const read = { 1: {}, 2: {}, by: "id" };
-let n = 0;
 function router(setting: "auto" | 1 | 2 = "auto") {
   const lines: string[] = [];
-  const r = new GenerationRouter(setting, `http://gen-test-${n++}.invalid/`, (m) => lines.push(m));
+  const r = new GenerationRouter(setting, new GenerationMemory(), (m) => lines.push(m));
   return { r, lines };
 }
 
@@ -109,14 +113,21 @@ describe("GenerationRouter", () => {
     expect(r.generationOf(`id-${MAX_REMEMBERED_IDS}`)).toBe(1);
   });
 
-  it("shares what it learnt among clients of the same base URL", () => {
+  it("shares what it learnt among clients of the same base URL and runtime, not another runtime's", () => {
     const lines: string[] = [];
-    const a = new GenerationRouter("auto", "http://shared.invalid/", (m) => lines.push(m));
-    const b = new GenerationRouter("auto", "http://shared.invalid/", (m) => lines.push(m));
+    const memories = new GenerationMemories();
+    const a = new GenerationRouter("auto", memories.for("http://shared.invalid/"), (m) => lines.push(m));
+    const b = new GenerationRouter("auto", memories.for("http://shared.invalid/"), (m) => lines.push(m));
     a.answered("map", both, 1, undefined, true);
     b.answered("map", both, 1, undefined, true);
     expect(b.order("map", both)).toEqual([1]);
     expect(lines).toHaveLength(1);
+    const elsewhere = new GenerationRouter(
+      "auto",
+      new GenerationMemories().for("http://shared.invalid/"),
+      () => {},
+    );
+    expect(elsewhere.order("map", both)).toEqual([2, 1]);
   });
 });
 

@@ -93,7 +93,7 @@ describe("proxy", () => {
     proxy = await startProxy();
     client = new WebDataClient({
       baseUrl: api.url,
-      apiKey: `proxy-key-${Math.random()}`,
+      apiKey: "proxy-key-1234567",
       proxy: proxyFrom({ HTTP_PROXY: proxy.url }),
     });
     await expect(client.getTask(TASK.id)).resolves.toMatchObject({ task: { id: TASK.id } });
@@ -109,7 +109,7 @@ describe("proxy", () => {
     proxy = await startProxy();
     client = new WebDataClient({
       baseUrl: api.url,
-      apiKey: `proxy-key-${Math.random()}`,
+      apiKey: "proxy-key-1234567",
       proxy: proxyFrom({ HTTP_PROXY: proxy.url, NO_PROXY: "127.0.0.1" }),
     });
     await client.getTask(TASK.id);
@@ -122,7 +122,7 @@ describe("proxy", () => {
     proxy = await startProxy();
     client = new WebDataClient({
       baseUrl: api.url,
-      apiKey: `proxy-key-${Math.random()}`,
+      apiKey: "proxy-key-1234567",
       proxy: proxyFrom({}),
     });
     await client.getTask(TASK.id);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors.js";
-import { RateLimiter, sharedLimiter } from "../../src/api/rate-limiter.js";
+import { Limiters, RateLimiter } from "../../src/api/rate-limiter.js";
 import { ManualClock } from "../helpers/clock.js";
 
 let clock: ManualClock;
@@ -150,14 +150,16 @@ describe("RateLimiter lanes (issue 30: fair for every tool)", () => {
 });
 
 describe("sharedLimiter", () => {
-  it("is one limiter per key and origin, with the strictest rate", () => {
-    const a = sharedLimiter("key-one-12345", "http://127.0.0.1:1", 83);
-    const b = sharedLimiter("key-one-12345", "http://127.0.0.1:1", 40);
-    const c = sharedLimiter("key-two-12345", "http://127.0.0.1:1", 83);
-    const d = sharedLimiter("key-one-12345", "http://127.0.0.1:2", 83);
+  it("is one limiter per key and origin in a runtime, with the strictest rate; none across runtimes", () => {
+    const limiters = new Limiters();
+    const a = limiters.sharedLimiter("key-one-12345", "http://127.0.0.1:1", 83);
+    const b = limiters.sharedLimiter("key-one-12345", "http://127.0.0.1:1", 40);
+    const c = limiters.sharedLimiter("key-two-12345", "http://127.0.0.1:1", 83);
+    const d = limiters.sharedLimiter("key-one-12345", "http://127.0.0.1:2", 83);
     expect(b).toBe(a);
     expect(a.rate).toBe(40);
     expect(c).not.toBe(a);
     expect(d).not.toBe(a);
+    expect(new Limiters().sharedLimiter("key-one-12345", "http://127.0.0.1:1", 83)).not.toBe(a);
   });
 });

@@ -27,7 +27,7 @@ async function setup(handler: Handler) {
   // Waits run on a manual clock that jumps whenever they pause: no real time passes.
   client = new WebDataClient({
     baseUrl: server.url,
-    apiKey: `states-key-${Math.random()}`,
+    apiKey: "states-key-1234567",
     maxAttempts: 1,
     clock: new ManualClock({ auto: true }),
   });

@@ -24,7 +24,7 @@ function newClient(clock?: ManualClock, maxRps?: number) {
   client = new WebDataClient({
     generation: 1,
     baseUrl: sandbox.url,
-    apiKey: `wait-sandbox-${Math.random()}`,
+    apiKey: "wait-sandbox-1234567",
     clock,
     maxRps,
   });

@@ -32,7 +32,7 @@ async function setup(handler: Handler, auto = true) {
   client = new WebDataClient({
     generation: 1,
     baseUrl: server.url,
-    apiKey: `wait-key-${Math.random()}`,
+    apiKey: "wait-key-1234567",
     maxAttempts: 1,
     clock,
   });

@@ -4,9 +4,12 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentCatalog } from "../../src/agents/catalog.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, spawnAgainst, startTestSandbox, testCacheDir } from "./mcp.js";
+import { startInProcessServer } from "./in-process.js";
+import { call, envAgainst, spawnAgainst, startTestSandbox, testCacheDir } from "./mcp.js";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -52,4 +55,28 @@ describe("testCacheDir", () => {
       expect(existsSync(dir as string)).toBe(false);
     },
   );
+
+  it("startInProcessServer(close): the catalog's cache write under way has ended when close settles", async () => {
+    const cache = testCacheDir();
+    const dir = cache.env.WEBDATA_CACHE_DIR as string;
+    const server = await startInProcessServer({ env: envAgainst(sandbox, cache.env) });
+    try {
+      await server.app.ready;
+      const catalog = server.app.services.agents as AgentCatalog;
+      const before = catalog.fetchedAt;
+      void catalog.refresh().catch(() => {});
+      // `fetchedAt` is set as the fetched list is kept, right before its cache write starts.
+      while (catalog.fetchedAt === before) await new Promise((r) => setImmediate(r));
+    } finally {
+      await server.close();
+    }
+    // Nothing is left half-written: the write has ended, and the dir can go.
+    const files = readdirSync(dir);
+    expect(files.filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    const written = files.filter((f) => /^agents-[0-9a-f]{24}\.json$/.test(f));
+    expect(written).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, written[0]), "utf8")).agents.length).toBeGreaterThan(0);
+    cache.remove();
+    expect(existsSync(dir)).toBe(false);
+  });
 });

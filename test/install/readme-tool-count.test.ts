@@ -1,7 +1,7 @@
 /**
  * The README's tool count is what `tools/list` answers: the default configuration (a key only),
  * the same with the legacy credential and host, and `--sandbox` (which sets both). The sentence is
- * written by `npm run build` (scripts/generated.mjs); this reads the numbers back and asks real
+ * written by `npm run generate` (scripts/generated.mjs); this reads the numbers back and asks real
  * servers, so neither the generator nor the README can drift from the server.
  */
 import { readFile } from "node:fs/promises";

@@ -62,7 +62,7 @@ describe("README.md", () => {
     expect(readme.split("\n").length).toBeLessThanOrEqual(300);
   });
 
-  it("has the registry's tools table (npm run build regenerates it)", () => {
+  it("has the registry's tools table (npm run generate regenerates it)", () => {
     expect(tableIn(readme)).toBe(toolsTable(ALL_TOOLS));
     for (const tool of ALL_TOOLS) expect(TOOLSETS).toContain(tool.toolset);
   });

@@ -12,6 +12,13 @@ import { cyclesIn, httpModuleGraph, importEdges, upwardEdges } from "../../scrip
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
+interface Edge {
+  from: string;
+  to: string;
+  file: string;
+  spec: string;
+}
+
 function* sources(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -40,6 +47,17 @@ describe("layering", () => {
   it("has folder-level imports, every one pointing down the stack", () => {
     expect(importEdges().length).toBeGreaterThan(10);
     expect(upwardEdges()).toEqual([]);
+  });
+
+  it("api imports nothing from config, telemetry nothing from tools: such an import is upward", () => {
+    const edges = importEdges();
+    expect(edges.filter((e: Edge) => e.from === "api" && e.to === "config")).toEqual([]);
+    expect(edges.filter((e: Edge) => e.from === "telemetry" && e.to === "tools")).toEqual([]);
+    const drawn = [
+      { from: "api", to: "config", file: "api/client.ts", spec: "../config.js" },
+      { from: "telemetry", to: "tools", file: "telemetry/labels.ts", spec: "../tools/registry.js" },
+    ];
+    expect(upwardEdges(drawn)).toEqual(drawn);
   });
 });
 

@@ -53,6 +53,12 @@ describe("fault injection", () => {
     expect(statuses).toEqual([429, 429, 200]);
   });
 
+  it("match ending in $: the end of METHOD /path, not a longer path", async () => {
+    sandbox.faults.add({ kind: "status", status: 503, match: "GET /v1/tasks$" });
+    expect((await call(sandbox, "GET", "/v1/tasks/nope/results")).status).not.toBe(503);
+    expect((await call(sandbox, "GET", "/v1/tasks")).status).toBe(503);
+  });
+
   it("latency: delays the matching response while others go through", async () => {
     sandbox.faults.add({ kind: "latency", ms: 400, match: "GET /v1/batches", count: 1 });
     const order: string[] = [];

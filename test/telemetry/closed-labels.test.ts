@@ -3,6 +3,7 @@
  * names, tool names or ids cannot mint new series. Unknown values are `other`.
  */
 import { expect, it } from "vitest";
+import { registryToolNames } from "../../src/server/tool-names.js";
 import { startTelemetry } from "../../src/telemetry/index.js";
 import { endpointOf } from "../../src/telemetry/upstream.js";
 import { useHttpServerOn } from "../helpers/http-server.js";
@@ -12,7 +13,7 @@ import { connect, raw } from "../http/helpers.js";
 const KEY = "wdk_labelsKEY12345678";
 const sandbox = useSandbox({ key: KEY });
 const http = useHttpServerOn(sandbox, KEY, async () => ({
-  server: { telemetry: await startTelemetry({ prometheus: true }) },
+  server: { telemetry: await startTelemetry({ prometheus: true, toolNames: registryToolNames }) },
 }));
 
 it("labels made-up methods, tools and API paths as other", async () => {

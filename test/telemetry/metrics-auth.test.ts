@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { HttpServer } from "../../src/server/http.js";
+import { registryToolNames } from "../../src/server/tool-names.js";
 import { startTelemetry } from "../../src/telemetry/index.js";
 import { useHttpServerOn } from "../helpers/http-server.js";
 import { useSandbox } from "../helpers/sandbox.js";
@@ -14,10 +15,17 @@ const TOKEN = "metrics-test-token-0123456789";
 
 const sandbox = useSandbox({ key: KEY });
 const guarded = useHttpServerOn(sandbox, KEY, async () => ({
-  server: { token: TOKEN, telemetry: await startTelemetry({ prometheus: true }) },
+  server: {
+    token: TOKEN,
+    telemetry: await startTelemetry({ prometheus: true, toolNames: registryToolNames }),
+  },
 }));
 const separate = useHttpServerOn(sandbox, KEY, async () => ({
-  server: { token: TOKEN, metricsPort: 0, telemetry: await startTelemetry({ prometheus: true }) },
+  server: {
+    token: TOKEN,
+    metricsPort: 0,
+    telemetry: await startTelemetry({ prometheus: true, toolNames: registryToolNames }),
+  },
 }));
 const plain = useHttpServerOn(sandbox, KEY);
 

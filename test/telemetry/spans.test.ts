@@ -6,6 +6,7 @@
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import { registryToolNames } from "../../src/server/tool-names.js";
 import { startTelemetry } from "../../src/telemetry/index.js";
 import { useHttpServerOn } from "../helpers/http-server.js";
 import { useSandbox } from "../helpers/sandbox.js";
@@ -18,7 +19,13 @@ const PARENT_ID = "00f067aa0ba902b7";
 const exporter = new InMemorySpanExporter();
 const sandbox = useSandbox({ key: KEY });
 const http = useHttpServerOn(sandbox, KEY, async () => ({
-  server: { telemetry: await startTelemetry({ spanExporter: exporter, prometheus: true }) },
+  server: {
+    telemetry: await startTelemetry({
+      spanExporter: exporter,
+      prometheus: true,
+      toolNames: registryToolNames,
+    }),
+  },
 }));
 let session: Connected;
 

@@ -59,7 +59,7 @@ async function run(
   { handler = upstream, deadlineMs = 10_000 } = {},
 ) {
   server = await startFakeServer(handler);
-  const client = new WebDataClient({ generation, baseUrl: server.url, apiKey: `${KEY}-${Math.random()}` });
+  const client = new WebDataClient({ generation, baseUrl: server.url, apiKey: KEY });
   const config = loadConfig({ WEBDATA_API_KEY: KEY, WEBDATA_BASE_URL: server.url });
   const result = await runTool(
     serpSearch,

@@ -1,8 +1,9 @@
 /**
- * A small JSON Schema checker for template params: type, properties, required,
- * additionalProperties:false, minLength, maxLength, pattern, minimum, maximum, enum, items,
- * minItems, maxItems. Errors are pydantic-style details.
+ * Template params checked against a version's JSON Schema by ajv (every error, not the first),
+ * its `pattern`s run on RE2 (`matchesPattern`: linear time, a pattern RE2 cannot run matches
+ * anything), each error worded as the service's pydantic-style 422 detail.
  */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { ValidationDetail } from "../../api/schemas.js";
 import { matchesPattern } from "../regex.js";
 
@@ -18,98 +19,106 @@ const TYPE_ERRORS: Record<string, [string, string]> = {
   object: ["dict_type", "Input should be a valid dictionary"],
 };
 
-function hasType(type: string, v: unknown): boolean {
-  switch (type) {
-    case "string":
-      return typeof v === "string";
-    case "integer":
-      return Number.isInteger(v);
-    case "number":
-      return typeof v === "number" && Number.isFinite(v);
-    case "boolean":
-      return typeof v === "boolean";
-    case "array":
-      return Array.isArray(v);
-    case "object":
-      return typeof v === "object" && v !== null && !Array.isArray(v);
+/** ajv's RegExp engine: RE2 through `matchesPattern` (no backtracking on data's patterns). */
+const linear = Object.assign((pattern: string) => ({ test: (s: string) => matchesPattern(pattern, s) }), {
+  code: "matchesPattern",
+});
+
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, code: { regExp: linear } });
+/** One compiled check per schema object (a version's input_schema does not change). */
+const compiled = new WeakMap<Schema, ValidateFunction>();
+
+function validatorOf(schema: Schema): ValidateFunction | undefined {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    try {
+      validate = ajv.compile(schema);
+    } catch {
+      return undefined;
+    }
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** The instance path (`/a/0`) as a loc: array indexes as numbers. */
+function locOf(loc: Loc, path: string, value: unknown): Loc {
+  const out = [...loc];
+  let at = value;
+  for (const raw of path.split("/").slice(1)) {
+    const name = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const index = Array.isArray(at) ? Number(name) : undefined;
+    out.push(index ?? name);
+    at = (at as Record<string, unknown> | undefined)?.[name];
+  }
+  return out;
+}
+
+function detailOf(e: ErrorObject, loc: Loc, value: unknown): ValidationDetail | undefined {
+  const where = locOf(loc, e.instancePath, value);
+  const input = e.data;
+  const p = e.params as Record<string, any>;
+  const said = (type: string, msg: string, ctx?: Record<string, unknown>) => ({
+    loc: where,
+    msg,
+    type,
+    input,
+    ...(ctx ? { ctx } : {}),
+  });
+  switch (e.keyword) {
+    case "type": {
+      const [type, msg] = TYPE_ERRORS[p.type] ?? ["value_error", `Input should be of type ${p.type}`];
+      return said(type, msg);
+    }
+    case "enum": {
+      const expected = (p.allowedValues as unknown[]).map((v) => `'${String(v)}'`).join(", ");
+      return said("enum", `Input should be ${expected}`, { expected });
+    }
+    case "minLength":
+      return said("string_too_short", `String should have at least ${p.limit} characters`, {
+        min_length: p.limit,
+      });
+    case "maxLength":
+      return said("string_too_long", `String should have at most ${p.limit} characters`, {
+        max_length: p.limit,
+      });
+    case "pattern":
+      return said("string_pattern_mismatch", `String should match pattern '${p.pattern}'`, {
+        pattern: p.pattern,
+      });
+    case "minimum":
+      return said("greater_than_equal", `Input should be greater than or equal to ${p.limit}`, {
+        ge: p.limit,
+      });
+    case "maximum":
+      return said("less_than_equal", `Input should be less than or equal to ${p.limit}`, { le: p.limit });
+    case "minItems":
+      return said("too_short", `List should have at least ${p.limit} items`, { min_length: p.limit });
+    case "maxItems":
+      return said("too_long", `List should have at most ${p.limit} items`, { max_length: p.limit });
+    case "required":
+      return { loc: [...where, p.missingProperty], msg: "Field required", type: "missing" };
+    case "additionalProperties":
+      return {
+        loc: [...where, p.additionalProperty],
+        msg: "Extra inputs are not permitted",
+        type: "extra_forbidden",
+        input: (input as Record<string, unknown>)?.[p.additionalProperty],
+      };
     default:
-      return true;
+      return said("value_error", `Value error, ${e.message ?? e.keyword}`);
   }
 }
 
+/** The pydantic-style details of every way `value` fails `schema` (none: it passes). */
 export function checkJsonSchema(schema: Schema, value: unknown, loc: Loc): ValidationDetail[] {
-  const out: ValidationDetail[] = [];
-  const fail = (type: string, msg: string, ctx?: Record<string, unknown>) =>
-    out.push({ loc, msg, type, input: value, ...(ctx ? { ctx } : {}) });
-  if (typeof schema.type === "string" && !hasType(schema.type, value)) {
-    const [type, msg] = TYPE_ERRORS[schema.type] ?? ["value_error", `Input should be of type ${schema.type}`];
-    fail(type, msg);
-    return out;
-  }
-  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) {
-    const expected = schema.enum.map((e: unknown) => `'${String(e)}'`).join(", ");
-    fail("enum", `Input should be ${expected}`, { expected });
-  }
-  if (typeof value === "string") {
-    if (schema.minLength !== undefined && value.length < schema.minLength) {
-      fail("string_too_short", `String should have at least ${schema.minLength} characters`, {
-        min_length: schema.minLength,
-      });
-    }
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) {
-      fail("string_too_long", `String should have at most ${schema.maxLength} characters`, {
-        max_length: schema.maxLength,
-      });
-    }
-    if (schema.pattern !== undefined && !matchesPattern(schema.pattern, value)) {
-      fail("string_pattern_mismatch", `String should match pattern '${schema.pattern}'`, {
-        pattern: schema.pattern,
-      });
-    }
-  }
-  if (typeof value === "number") {
-    if (schema.minimum !== undefined && value < schema.minimum) {
-      fail("greater_than_equal", `Input should be greater than or equal to ${schema.minimum}`, {
-        ge: schema.minimum,
-      });
-    }
-    if (schema.maximum !== undefined && value > schema.maximum) {
-      fail("less_than_equal", `Input should be less than or equal to ${schema.maximum}`, {
-        le: schema.maximum,
-      });
-    }
-  }
-  if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) {
-      fail("too_short", `List should have at least ${schema.minItems} items`, {
-        min_length: schema.minItems,
-      });
-    }
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-      fail("too_long", `List should have at most ${schema.maxItems} items`, { max_length: schema.maxItems });
-    }
-    if (schema.items) {
-      for (const [i, item] of value.entries()) out.push(...checkJsonSchema(schema.items, item, [...loc, i]));
-    }
-  }
-  if (hasType("object", value) && (schema.properties || schema.required)) {
-    const object = value as Record<string, unknown>;
-    const properties: Record<string, Schema> = schema.properties ?? {};
-    for (const name of schema.required ?? []) {
-      if (object[name] === undefined)
-        out.push({ loc: [...loc, name], msg: "Field required", type: "missing" });
-    }
-    for (const [name, v] of Object.entries(object)) {
-      if (properties[name]) out.push(...checkJsonSchema(properties[name], v, [...loc, name]));
-      else if (schema.additionalProperties === false) {
-        out.push({
-          loc: [...loc, name],
-          msg: "Extra inputs are not permitted",
-          type: "extra_forbidden",
-          input: v,
-        });
-      }
-    }
-  }
-  return out;
+  const validate = validatorOf(schema);
+  if (!validate || validate(value)) return [];
+  // A value of the wrong type is said once, not with the type's other keywords.
+  const errors = validate.errors ?? [];
+  const mistyped = new Set(errors.filter((e) => e.keyword === "type").map((e) => e.instancePath));
+  return errors
+    .filter((e) => e.keyword === "type" || !mistyped.has(e.instancePath) || e.keyword === "required")
+    .map((e) => detailOf(e, loc, value))
+    .filter((d): d is ValidationDetail => d !== undefined);
 }

@@ -5,6 +5,7 @@
  * loaded and reports tool list changes (`onToolsChanged`) for the sessions of that key's scope.
  */
 import type { WebDataClient, WebDataClientOptions } from "../../api/client.js";
+import { ClientRuntime } from "../../api/client-runtime.js";
 import type { SharedRateStore } from "../../api/rate-limiter.js";
 import type { Config } from "../../config.js";
 import type { Telemetry } from "../../telemetry/index.js";
@@ -46,6 +47,8 @@ export interface HeldServer {
 export class ApiServers {
   readonly #deps: ApiServersDeps;
   readonly #clients: ClientPool;
+  /** Shared by every client made here: one rate limiter per key, one generation memory. */
+  readonly #runtime = new ClientRuntime();
   #shared: { client: WebDataClient; anchor: WebDataServer; servers: ServerPool } | undefined;
 
   constructor(deps: ApiServersDeps) {
@@ -97,6 +100,7 @@ export class ApiServers {
     const { config, telemetry } = this.#deps;
     const options: WebDataClientOptions = {
       ...clientOptionsFrom(config, apiKey),
+      runtime: this.#runtime,
       sharedRateStore: this.#deps.rateStore,
       observer: telemetry?.apiObserver,
     };

@@ -10,6 +10,7 @@
  */
 import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { LRUCache } from "lru-cache";
 
 /** "busy": too many resumed streams are open on this replica; the client retries (the `retry` field). */
 export type TailOutcome = "ended" | "aborted" | "unknown" | "lost" | "busy";
@@ -131,20 +132,25 @@ interface Stream {
 }
 
 export interface MemoryEventsOptions extends Partial<ReplayLimits> {
-  /** Streams kept at most (oldest dropped first); default 10,000. */
+  /** Streams kept at most (least recently written or read dropped first); default 10,000. */
   maxStreams?: number;
 }
 
 export class MemoryEvents implements StreamEvents {
-  readonly #streams = new Map<string, Stream>();
+  /** A stream leaving (dropped, evicted past the bound) gives its bytes back to its session. */
+  readonly #streams: LRUCache<string, Stream>;
   /** Bytes kept per session. */
   readonly #bytes = new Map<string, number>();
   readonly #limits: ReplayLimits;
-  readonly #max: number;
 
   constructor(options: MemoryEventsOptions = {}) {
     this.#limits = { ...DEFAULT_REPLAY_LIMITS, ...options };
-    this.#max = options.maxStreams ?? 10_000;
+    this.#streams = new LRUCache<string, Stream>({
+      max: options.maxStreams ?? 10_000,
+      dispose: (s, _id, reason) => {
+        if (reason !== "set") this.#giveBack(s);
+      },
+    });
   }
 
   get size(): number {
@@ -170,7 +176,6 @@ export class MemoryEvents implements StreamEvents {
   #append(streamId: string, message: JSONRPCMessage, session: string): string {
     let s = this.#streams.get(streamId);
     if (!s) {
-      if (this.#streams.size >= this.#max) this.#drop(this.#streams.keys().next().value as string);
       s = { session, events: [], bytes: 0, ended: false, touched: Date.now(), wake: new Set() };
       this.#streams.set(streamId, s);
     }
@@ -187,9 +192,10 @@ export class MemoryEvents implements StreamEvents {
   }
 
   #drop(streamId: string): void {
-    const s = this.#streams.get(streamId);
-    if (!s) return;
     this.#streams.delete(streamId);
+  }
+
+  #giveBack(s: Stream): void {
     const left = this.bytesOf(s.session) - s.bytes;
     if (left > 0) this.#bytes.set(s.session, left);
     else this.#bytes.delete(s.session);
@@ -197,7 +203,7 @@ export class MemoryEvents implements StreamEvents {
 
   /** Forgets a session's streams (it ended). */
   endSession(session: string): void {
-    for (const [id, s] of this.#streams) if (s.session === session) this.#drop(id);
+    for (const [id, s] of [...this.#streams.entries()]) if (s.session === session) this.#drop(id);
   }
 
   async tail(last: string, session: string, send: SendEvent, signal: AbortSignal): Promise<TailOutcome> {
@@ -238,7 +244,8 @@ export class MemoryEvents implements StreamEvents {
   /** Drops streams whose last event is older than the TTL (run by the server's sweeper). */
   sweep(): void {
     const cutoff = Date.now() - this.#limits.ttlMs;
-    for (const [id, s] of this.#streams) if (s.touched < cutoff && s.wake.size === 0) this.#drop(id);
+    for (const [id, s] of [...this.#streams.entries()])
+      if (s.touched < cutoff && s.wake.size === 0) this.#drop(id);
   }
 
   async close(): Promise<void> {

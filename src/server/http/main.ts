@@ -6,6 +6,7 @@
 import type { Config } from "../../config.js";
 import { startTelemetry } from "../../telemetry/index.js";
 import { DEFAULT_HTTP_PORT, startHttpServer } from "../http.js";
+import { registryToolNames } from "../tool-names.js";
 import { SERVER_NAME, VERSION } from "../version.js";
 import { isLoopbackHost } from "./guard.js";
 import { readOAuthSettings } from "./oauth/settings.js";
@@ -50,6 +51,7 @@ export async function runHttpCommand(
       settings: config.telemetry,
       prometheus: flags.metrics || flags.metricsPort !== undefined || !!config.telemetry?.prometheus,
       service: { name: SERVER_NAME, version: VERSION },
+      toolNames: registryToolNames,
     });
     http = await startHttpServer({
       oauth,
