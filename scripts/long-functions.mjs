@@ -32,7 +32,8 @@ function nameOf(node, source) {
   if (parent && ts.isVariableDeclaration(parent)) return parent.name.getText(source);
   if (parent && ts.isPropertyAssignment(parent)) return parent.name.getText(source);
   if (parent && ts.isPropertyDeclaration(parent)) return parent.name.getText(source);
-  if (parent && ts.isCallExpression(parent)) return `(callback of ${parent.expression.getText(source).slice(0, 40)})`;
+  if (parent && ts.isCallExpression(parent))
+    return `(callback of ${parent.expression.getText(source).slice(0, 40)})`;
   return "(anonymous)";
 }
 
@@ -47,7 +48,8 @@ export function longFunctions(root = "src", max = MAX_LINES) {
         const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
         const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
         const lines = end - start + 1;
-        if (lines > max) found.push({ file: relative(".", file), line: start + 1, name: nameOf(node, source), lines });
+        if (lines > max)
+          found.push({ file: relative(".", file), line: start + 1, name: nameOf(node, source), lines });
       }
       ts.forEachChild(node, visit);
     };
@@ -63,9 +65,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const mark = blocking.includes(f) ? "  <- in a clean folder" : "";
     console.log(`${String(f.lines).padStart(4)}  ${f.file}:${f.line}  ${f.name}${mark}`);
   }
-  console.log(`${found.length} functions over ${MAX_LINES} lines in src/ (clean folders: ${CLEAN.join(", ")})`);
+  console.log(
+    `${found.length} functions over ${MAX_LINES} lines in src/ (clean folders: ${CLEAN.join(", ")})`,
+  );
   if (process.argv.includes("--check") && blocking.length > 0) {
-    console.error(`${blocking.length} of them in a clean folder: split them (no function over ${MAX_LINES} lines)`);
+    console.error(
+      `${blocking.length} of them in a clean folder: split them (no function over ${MAX_LINES} lines)`,
+    );
     process.exit(1);
   }
 }

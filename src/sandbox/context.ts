@@ -93,7 +93,7 @@ export class SandboxState {
 
   configure(p: Partial<TunableOptions>): void {
     for (const [k, v] of Object.entries(p)) {
-      if (v !== undefined) (this.config as unknown as Record<string, unknown>)[k] = v;
+      if (v !== undefined) Object.assign(this.config, { [k]: v });
     }
     this.limiter.setLimit(this.config.rateLimit);
   }

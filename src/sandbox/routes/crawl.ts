@@ -8,11 +8,11 @@
 
 import { CrawlRequestSchema, MapRequestSchema } from "../../api/schemas.js";
 import { CrawlListQuerySchema } from "../../api/schemas-v2.js";
-import { discoverLinks } from "../crawl.js";
+import { type CrawlStore, discoverLinks } from "../crawl.js";
 import * as live from "../dialect.js";
 import { FAULT_HEADER } from "../faults.js";
 import { type Ctx, notFound, parseBody, parseQuery } from "../http.js";
-import type { Route } from "../routing.js";
+import { type Route, route } from "../routing.js";
 
 const DEFAULT_MAP_LIMIT = 100;
 
@@ -65,15 +65,13 @@ export const CRAWL_ROUTES: Route[] = [
       return { crawl_id: state.crawls.start(url, limit, callback, fail !== undefined, filters) };
     },
   },
-  {
+  route<{ read: (crawls: CrawlStore, id: string) => object | undefined }>({
+    // Generation 1 answers `{crawl}`, generation 2 the flat crawl record.
     method: "GET",
-    1: { path: "/v1/crawl/:id", live: live.crawlStatus },
-    2: { path: "/v2/crawl/:id" },
-    handle: (c, { state, gen }) => {
-      const found = gen === 2 ? state.crawls.record(crawlId(c)) : state.crawls.status(crawlId(c));
-      return found ?? notFound(c, "Crawl");
-    },
-  },
+    1: { path: "/v1/crawl/:id", live: live.crawlStatus, read: (crawls, id) => crawls.status(id) },
+    2: { path: "/v2/crawl/:id", read: (crawls, id) => crawls.record(id) },
+    handle: (c, { state, side }) => side.read(state.crawls, crawlId(c)) ?? notFound(c, "Crawl"),
+  }),
   {
     method: "GET",
     1: { path: "/v1/crawl" },
