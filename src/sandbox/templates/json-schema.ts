@@ -37,10 +37,11 @@ function hasType(type: string, v: unknown): boolean {
   }
 }
 
+type Fail = (type: string, msg: string, ctx?: Record<string, unknown>) => void;
+
 export function checkJsonSchema(schema: Schema, value: unknown, loc: Loc): ValidationDetail[] {
   const out: ValidationDetail[] = [];
-  const fail = (type: string, msg: string, ctx?: Record<string, unknown>) =>
-    out.push({ loc, msg, type, input: value, ...(ctx ? { ctx } : {}) });
+  const fail: Fail = (type, msg, ctx) => out.push({ loc, msg, type, input: value, ...(ctx ? { ctx } : {}) });
   if (typeof schema.type === "string" && !hasType(schema.type, value)) {
     const [type, msg] = TYPE_ERRORS[schema.type] ?? ["value_error", `Input should be of type ${schema.type}`];
     fail(type, msg);
@@ -50,65 +51,74 @@ export function checkJsonSchema(schema: Schema, value: unknown, loc: Loc): Valid
     const expected = schema.enum.map((e: unknown) => `'${String(e)}'`).join(", ");
     fail("enum", `Input should be ${expected}`, { expected });
   }
-  if (typeof value === "string") {
-    if (schema.minLength !== undefined && value.length < schema.minLength) {
-      fail("string_too_short", `String should have at least ${schema.minLength} characters`, {
-        min_length: schema.minLength,
-      });
-    }
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) {
-      fail("string_too_long", `String should have at most ${schema.maxLength} characters`, {
-        max_length: schema.maxLength,
-      });
-    }
-    if (schema.pattern !== undefined && !matchesPattern(schema.pattern, value)) {
-      fail("string_pattern_mismatch", `String should match pattern '${schema.pattern}'`, {
-        pattern: schema.pattern,
-      });
-    }
+  if (typeof value === "string") checkString(schema, value, fail);
+  if (typeof value === "number") checkNumber(schema, value, fail);
+  if (Array.isArray(value)) out.push(...checkArray(schema, value, loc, fail));
+  if (hasType("object", value) && (schema.properties || schema.required))
+    out.push(...checkObject(schema, value as Record<string, unknown>, loc));
+  return out;
+}
+
+function checkString(schema: Schema, value: string, fail: Fail): void {
+  if (schema.minLength !== undefined && value.length < schema.minLength) {
+    fail("string_too_short", `String should have at least ${schema.minLength} characters`, {
+      min_length: schema.minLength,
+    });
   }
-  if (typeof value === "number") {
-    if (schema.minimum !== undefined && value < schema.minimum) {
-      fail("greater_than_equal", `Input should be greater than or equal to ${schema.minimum}`, {
-        ge: schema.minimum,
-      });
-    }
-    if (schema.maximum !== undefined && value > schema.maximum) {
-      fail("less_than_equal", `Input should be less than or equal to ${schema.maximum}`, {
-        le: schema.maximum,
-      });
-    }
+  if (schema.maxLength !== undefined && value.length > schema.maxLength) {
+    fail("string_too_long", `String should have at most ${schema.maxLength} characters`, {
+      max_length: schema.maxLength,
+    });
   }
-  if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) {
-      fail("too_short", `List should have at least ${schema.minItems} items`, {
-        min_length: schema.minItems,
-      });
-    }
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-      fail("too_long", `List should have at most ${schema.maxItems} items`, { max_length: schema.maxItems });
-    }
-    if (schema.items) {
-      for (const [i, item] of value.entries()) out.push(...checkJsonSchema(schema.items, item, [...loc, i]));
-    }
+  if (schema.pattern !== undefined && !matchesPattern(schema.pattern, value)) {
+    fail("string_pattern_mismatch", `String should match pattern '${schema.pattern}'`, {
+      pattern: schema.pattern,
+    });
   }
-  if (hasType("object", value) && (schema.properties || schema.required)) {
-    const object = value as Record<string, unknown>;
-    const properties: Record<string, Schema> = schema.properties ?? {};
-    for (const name of schema.required ?? []) {
-      if (object[name] === undefined)
-        out.push({ loc: [...loc, name], msg: "Field required", type: "missing" });
-    }
-    for (const [name, v] of Object.entries(object)) {
-      if (properties[name]) out.push(...checkJsonSchema(properties[name], v, [...loc, name]));
-      else if (schema.additionalProperties === false) {
-        out.push({
-          loc: [...loc, name],
-          msg: "Extra inputs are not permitted",
-          type: "extra_forbidden",
-          input: v,
-        });
-      }
+}
+
+function checkNumber(schema: Schema, value: number, fail: Fail): void {
+  if (schema.minimum !== undefined && value < schema.minimum) {
+    fail("greater_than_equal", `Input should be greater than or equal to ${schema.minimum}`, {
+      ge: schema.minimum,
+    });
+  }
+  if (schema.maximum !== undefined && value > schema.maximum) {
+    fail("less_than_equal", `Input should be less than or equal to ${schema.maximum}`, {
+      le: schema.maximum,
+    });
+  }
+}
+
+/** The list's own bounds (through `fail`), then its items' problems (returned). */
+function checkArray(schema: Schema, value: unknown[], loc: Loc, fail: Fail): ValidationDetail[] {
+  if (schema.minItems !== undefined && value.length < schema.minItems) {
+    fail("too_short", `List should have at least ${schema.minItems} items`, {
+      min_length: schema.minItems,
+    });
+  }
+  if (schema.maxItems !== undefined && value.length > schema.maxItems) {
+    fail("too_long", `List should have at most ${schema.maxItems} items`, { max_length: schema.maxItems });
+  }
+  if (!schema.items) return [];
+  return [...value.entries()].flatMap(([i, item]) => checkJsonSchema(schema.items, item, [...loc, i]));
+}
+
+function checkObject(schema: Schema, object: Record<string, unknown>, loc: Loc): ValidationDetail[] {
+  const out: ValidationDetail[] = [];
+  const properties: Record<string, Schema> = schema.properties ?? {};
+  for (const name of schema.required ?? []) {
+    if (object[name] === undefined) out.push({ loc: [...loc, name], msg: "Field required", type: "missing" });
+  }
+  for (const [name, v] of Object.entries(object)) {
+    if (properties[name]) out.push(...checkJsonSchema(properties[name], v, [...loc, name]));
+    else if (schema.additionalProperties === false) {
+      out.push({
+        loc: [...loc, name],
+        msg: "Extra inputs are not permitted",
+        type: "extra_forbidden",
+        input: v,
+      });
     }
   }
   return out;
