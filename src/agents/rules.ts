@@ -95,7 +95,7 @@ function applyRule(out: ParsedRules, field: keyof Omit<ParsedRules, "unknown">, 
   if (NUMERIC.has(field)) {
     const n = Number(arg);
     if (arg === "" || !Number.isFinite(n)) return false;
-    (out as unknown as Record<string, number>)[field] = n;
+    Object.assign(out, { [field]: n });
     return true;
   }
   if (field === "pattern") {

@@ -86,113 +86,158 @@ export async function waitFor(
   target: WaitTarget,
   options: WaitOptions = {},
 ): Promise<WaitOutcome> {
-  const { signal: userSignal, completion, onProgress } = options;
-  const what = `waiting for ${target.kind} ${target.id}`;
-  const clock = options.clock ?? client.clock ?? realClock;
-  const started = clock.now();
-  const deadlineMs = options.deadlineMs ?? DEFAULT_WAIT_MS;
-  const deadlineAt = started + deadlineMs;
-  const poll = POLLERS[target.kind];
-  const tracker = new ProgressTracker();
+  const wait = new Wait(client, target, options);
+  try {
+    return await wait.run();
+  } finally {
+    wait.end();
+  }
+}
 
-  // `stop` ends everything this wait started: at the deadline, on cancel, and when it returns.
-  const stop = new AbortController();
-  clock.sleep(deadlineMs, stop.signal).then(
-    () => stop.abort(),
-    () => {},
-  );
-  const onUserAbort = () => stop.abort();
-  userSignal?.addEventListener("abort", onUserAbort, { once: true });
-  if (userSignal?.aborted) stop.abort();
+/** A poll's outcome when it ended the work, else undefined. */
+function ended(target: WaitTarget, reading: PollReading | undefined): WaitOutcome | undefined {
+  if (reading?.end === "done")
+    return { status: "done", target, state: reading.state, record: reading.record };
+  if (reading?.end !== "failed") return undefined;
+  return {
+    status: "failed",
+    target,
+    state: reading.state,
+    ...(reading.error !== undefined ? { error: reading.error } : {}),
+    ...(reading.error_type !== undefined ? { error_type: reading.error_type } : {}),
+    record: reading.record,
+  };
+}
 
-  let notified = false;
-  let notification = completion
-    ?.wait(target.id, stop.signal)
-    .then(() => {
-      notified = true;
-    })
-    .catch(() => {
-      // A failed notification source leaves polling in charge.
-    });
+/** One wait: its clock, deadline, cancellation, notification and last reading. */
+class Wait {
+  readonly #what: string;
+  readonly #clock: Clock;
+  readonly #started: number;
+  readonly #deadlineAt: number;
+  readonly #tracker = new ProgressTracker();
+  /** Ends everything this wait started: at the deadline, on cancel, and when it returns. */
+  readonly #stop = new AbortController();
+  readonly #onUserAbort = () => this.#stop.abort();
+  #notified = false;
+  #notification: Promise<void> | undefined;
+  #withCallback: boolean;
+  #reading: PollReading | undefined;
+  #lastError: ApiError | undefined;
 
-  const report = (progress: Progress) => {
+  constructor(
+    private readonly client: WebDataClient,
+    private readonly target: WaitTarget,
+    private readonly options: WaitOptions,
+  ) {
+    this.#what = `waiting for ${target.kind} ${target.id}`;
+    this.#clock = options.clock ?? client.clock ?? realClock;
+    this.#started = this.#clock.now();
+    const deadlineMs = options.deadlineMs ?? DEFAULT_WAIT_MS;
+    this.#deadlineAt = this.#started + deadlineMs;
+    this.#clock.sleep(deadlineMs, this.#stop.signal).then(
+      () => this.#stop.abort(),
+      () => {},
+    );
+    const userSignal = options.signal;
+    userSignal?.addEventListener("abort", this.#onUserAbort, { once: true });
+    if (userSignal?.aborted) this.#stop.abort();
+    this.#withCallback = options.completion !== undefined;
+    this.#notification = options.completion
+      ?.wait(target.id, this.#stop.signal)
+      .then(() => {
+        this.#notified = true;
+      })
+      .catch(() => {
+        // A failed notification source leaves polling in charge.
+      });
+  }
+
+  end(): void {
+    this.options.signal?.removeEventListener("abort", this.#onUserAbort);
+    this.#stop.abort();
+  }
+
+  /** A caller's signal that aborts for lack of time (AbortSignal.timeout) is a deadline, not a cancel. */
+  #cancelled(): boolean {
+    const userSignal = this.options.signal;
+    return userSignal?.aborted === true && !isTimeoutReason(userSignal.reason);
+  }
+
+  #pending(): WaitOutcome {
+    const reading = this.#reading;
+    return {
+      status: "pending",
+      target: this.target,
+      state: reading?.state ?? "unknown",
+      ...(reading ? { record: reading.record } : {}),
+      elapsedMs: this.#clock.now() - this.#started,
+      ...(this.#lastError ? { lastError: this.#lastError.message } : {}),
+    };
+  }
+
+  async run(): Promise<WaitOutcome> {
+    if (this.#cancelled()) throw abortedError(this.#what);
+    let delay = firstPollDelayMs(this.target.kind, this.#withCallback);
+    for (;;) {
+      if (!this.#notified) {
+        const ms = Math.min(delay, this.#deadlineAt - this.#clock.now());
+        await pause(this.#clock, ms, this.#stop.signal, this.#notification);
+      }
+      if (this.#notified) {
+        // One immediate poll for the notification; if the work is somehow not over, poll as usual.
+        this.#notified = false;
+        this.#notification = undefined;
+        this.#withCallback = false;
+      }
+      if (this.#cancelled()) throw abortedError(this.#what);
+      if (this.#stop.signal.aborted || this.#deadlineAt - this.#clock.now() < MIN_POLL_WINDOW_MS)
+        return this.#pending();
+      if (!(await this.#poll())) return this.#pending();
+      const elapsedMs = this.#clock.now() - this.#started;
+      this.#report(elapsedMs);
+      const outcome = ended(this.target, this.#reading);
+      if (outcome) return outcome;
+      delay = nextPollDelayMs(this.target.kind, elapsedMs, this.#withCallback);
+    }
+  }
+
+  /** One poll: false when the deadline cut it off; a permanent error or a cancel throws. */
+  async #poll(): Promise<boolean> {
+    try {
+      this.#reading = await POLLERS[this.target.kind](this.client, this.target.id, this.#stop.signal);
+      this.#lastError = undefined;
+    } catch (err) {
+      if (this.#cancelled()) throw abortedError(this.#what);
+      if (this.#stop.signal.aborted) return false;
+      const error =
+        err instanceof ApiError ? err : new ApiError({ code: "network_error", message: String(err) });
+      if (PERMANENT.has(error.code)) throw error;
+      this.#lastError = error;
+    }
+    return true;
+  }
+
+  /** Progress once per poll: counts when the target has them, else the seconds waited. */
+  #report(elapsedMs: number): void {
+    const { target } = this;
+    const reading = this.#reading;
+    const lastError = this.#lastError;
+    const final = reading?.end !== undefined;
+    const message =
+      reading && !lastError
+        ? describeReading(target, reading, elapsedMs)
+        : `${target.kind} ${target.id}: status unavailable (${lastError?.message ?? "poll failed"}), still polling`;
+    const progress =
+      reading?.completed !== undefined
+        ? this.#tracker.next(final ? (reading.total ?? 0) : reading.completed, reading.total, message, final)
+        : this.#tracker.next(elapsedMs / 1000, undefined, message);
+    const { onProgress } = this.options;
     if (!onProgress) return;
     try {
       Promise.resolve(onProgress(progress)).catch(() => {});
     } catch {
       // A failing progress sink must not end the wait.
     }
-  };
-
-  let reading: PollReading | undefined;
-  let lastError: ApiError | undefined;
-  // A caller's signal that aborts for lack of time (AbortSignal.timeout) is a deadline, not a cancel.
-  const cancelled = () => userSignal?.aborted === true && !isTimeoutReason(userSignal.reason);
-  const pending = (): WaitOutcome => ({
-    status: "pending",
-    target,
-    state: reading?.state ?? "unknown",
-    ...(reading ? { record: reading.record } : {}),
-    elapsedMs: clock.now() - started,
-    ...(lastError ? { lastError: lastError.message } : {}),
-  });
-
-  try {
-    if (cancelled()) throw abortedError(what);
-    let withCallback = completion !== undefined;
-    let delay = firstPollDelayMs(target.kind, withCallback);
-    for (;;) {
-      if (!notified) await pause(clock, Math.min(delay, deadlineAt - clock.now()), stop.signal, notification);
-      if (notified) {
-        // One immediate poll for the notification; if the work is somehow not over, poll as usual.
-        notified = false;
-        notification = undefined;
-        withCallback = false;
-      }
-      if (cancelled()) throw abortedError(what);
-      if (stop.signal.aborted || deadlineAt - clock.now() < MIN_POLL_WINDOW_MS) return pending();
-
-      try {
-        reading = await poll(client, target.id, stop.signal);
-        lastError = undefined;
-      } catch (err) {
-        if (cancelled()) throw abortedError(what);
-        if (stop.signal.aborted) return pending();
-        const error =
-          err instanceof ApiError ? err : new ApiError({ code: "network_error", message: String(err) });
-        if (PERMANENT.has(error.code)) throw error;
-        lastError = error;
-      }
-
-      const elapsedMs = clock.now() - started;
-      const final = reading?.end !== undefined;
-      const message =
-        reading && !lastError
-          ? describeReading(target, reading, elapsedMs)
-          : `${target.kind} ${target.id}: status unavailable (${lastError?.message ?? "poll failed"}), still polling`;
-      if (reading?.completed !== undefined) {
-        report(tracker.next(final ? (reading.total ?? 0) : reading.completed, reading.total, message, final));
-      } else {
-        report(tracker.next(elapsedMs / 1000, undefined, message));
-      }
-
-      if (reading?.end === "done") {
-        return { status: "done", target, state: reading.state, record: reading.record };
-      }
-      if (reading?.end === "failed") {
-        return {
-          status: "failed",
-          target,
-          state: reading.state,
-          ...(reading.error !== undefined ? { error: reading.error } : {}),
-          ...(reading.error_type !== undefined ? { error_type: reading.error_type } : {}),
-          record: reading.record,
-        };
-      }
-      delay = nextPollDelayMs(target.kind, elapsedMs, withCallback);
-    }
-  } finally {
-    userSignal?.removeEventListener("abort", onUserAbort);
-    stop.abort();
   }
 }

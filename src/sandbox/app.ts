@@ -1,28 +1,54 @@
-/** The sandbox's hono application: middleware layers, one routes file per API area. */
+/**
+ * The sandbox's hono application: middleware layers, then one router (routing.ts) over the API
+ * areas' route tables, each route with its generation-1 and generation-2 side side by side.
+ */
 import { Hono } from "hono";
 import type { SandboxState } from "./context.js";
-import { CrawlStore } from "./crawl.js";
-import { liveDialect } from "./dialect.js";
-import { generation2Shapes } from "./generation2.js";
 import { errorResponse, type SandboxEnv } from "./http.js";
-import { authenticate, checkHost, guardControl, injectFaults, logRequests, rateLimit } from "./middleware.js";
-import { agentRoutes } from "./routes/agents.js";
+import {
+  authenticate,
+  checkHost,
+  chooseDialect,
+  guardControl,
+  injectFaults,
+  logRequests,
+  rateLimit,
+} from "./middleware.js";
+import { AGENT_ROUTES } from "./routes/agents.js";
 import { controlRoutes } from "./routes/control.js";
-import { crawlRoutes } from "./routes/crawl.js";
-import { crawlAdminRoutes } from "./routes/crawl-admin.js";
-import { extractRoutes } from "./routes/extract.js";
-import { generationRoutes } from "./routes/generations.js";
-import { healthRoutes } from "./routes/health.js";
-import { jobAdminRoutes } from "./routes/job-admin.js";
-import { jobRoutes } from "./routes/jobs.js";
+import { CRAWL_ROUTES } from "./routes/crawl.js";
+import { EXTRACT_ROUTES } from "./routes/extract.js";
+import { GENERATION_ROUTES } from "./routes/generations.js";
+import { HEALTH_ROUTES } from "./routes/health.js";
+import { JOB_ADMIN_ROUTES } from "./routes/job-admin.js";
+import { JOB_ROUTES } from "./routes/jobs.js";
 import { legacyRoutes } from "./routes/legacy.js";
-import { mediaRoutes } from "./routes/media.js";
-import { researchRoutes } from "./routes/research.js";
-import { searchRoutes } from "./routes/search.js";
-import { serpRoutes } from "./routes/serp.js";
-import { taskRoutes } from "./routes/tasks.js";
-import { templateRoutes } from "./routes/templates.js";
+import { MEDIA_ROUTES } from "./routes/media.js";
+import { RESEARCH_ROUTES } from "./routes/research.js";
+import { SEARCH_ROUTES } from "./routes/search.js";
+import { SERP_ROUTES } from "./routes/serp.js";
+import { TASK_ROUTES } from "./routes/tasks.js";
+import { TEMPLATE_ROUTES } from "./routes/templates.js";
+import { mount } from "./routing.js";
 import { siteRoutes } from "./site/routes.js";
+
+/** Every API area's route table, in the order they are matched. */
+export const API_ROUTES = [
+  // Before AGENT_ROUTES: the SDK-shaped POST /v1/agents/generations is a polled generation.
+  GENERATION_ROUTES,
+  EXTRACT_ROUTES,
+  TASK_ROUTES,
+  SERP_ROUTES,
+  AGENT_ROUTES,
+  TEMPLATE_ROUTES,
+  CRAWL_ROUTES,
+  HEALTH_ROUTES,
+  JOB_ROUTES,
+  SEARCH_ROUTES,
+  RESEARCH_ROUTES,
+  JOB_ADMIN_ROUTES,
+  MEDIA_ROUTES,
+];
 
 export function createApp(state: SandboxState) {
   const app = new Hono<SandboxEnv>();
@@ -31,34 +57,15 @@ export function createApp(state: SandboxState) {
     checkHost(state),
     guardControl(state),
     logRequests(state),
-    liveDialect(() => state.config.dialect),
+    chooseDialect(state),
     rateLimit(state),
     injectFaults(state),
     authenticate(state),
-    generation2Shapes(state),
   );
   app.route("/site", siteRoutes(state));
   app.route("/_sandbox", controlRoutes(state));
-  const crawls = new CrawlStore(state);
-  const areas = [
-    // Before agentRoutes: the SDK-shaped POST /v1/agents/generations is a polled generation.
-    generationRoutes(state),
-    extractRoutes(state),
-    taskRoutes(state),
-    serpRoutes(state),
-    agentRoutes(state),
-    templateRoutes(state),
-    crawlRoutes(state, crawls),
-    healthRoutes(state),
-    jobRoutes(state),
-    legacyRoutes(state),
-    searchRoutes(state),
-    researchRoutes(state),
-    crawlAdminRoutes(crawls),
-    jobAdminRoutes(state),
-    mediaRoutes(state),
-  ];
-  for (const routes of areas) app.route("/", routes);
+  app.route("/", mount(state, ...API_ROUTES));
+  app.route("/", legacyRoutes(state));
   app.notFound((c) => errorResponse(c, 404, `No route for ${c.req.method} ${c.req.path}`));
   app.onError((err, c) =>
     errorResponse(c, 500, `Internal error: ${err instanceof Error ? err.message : String(err)}`),

@@ -2,9 +2,12 @@
 import { AgentCatalog } from "./agents/catalog.js";
 import { BatchStore } from "./batches.js";
 import { CallbackSender } from "./callbacks.js";
+import { CrawlStore } from "./crawl.js";
 import { createExtractTask } from "./extract.js";
 import { Faults } from "./faults.js";
+import { GenerationStore } from "./lifecycle/generations.js";
 import { JobStore } from "./lifecycle/job-store.js";
+import { ResearchStore } from "./lifecycle/research.js";
 import { TemplateStore } from "./lifecycle/template-store.js";
 import { RateLimiter } from "./rate-limit.js";
 import type { SiteLocation } from "./site/fetch.js";
@@ -54,6 +57,10 @@ export class SandboxState {
   readonly templates = new TemplateStore();
   /** Jobs (the demo ones and those made through the API) and their runs. */
   readonly jobs: JobStore = new JobStore(this);
+  /** Crawls, research agents and their runs, template generations. */
+  readonly crawls: CrawlStore = new CrawlStore(this);
+  readonly research: ResearchStore = new ResearchStore(this);
+  readonly generations: GenerationStore = new GenerationStore(this);
   /** Host header values answered; set once the server listens (see loopback.ts). */
   allowedHosts = new Set<string>();
 
@@ -86,7 +93,7 @@ export class SandboxState {
 
   configure(p: Partial<TunableOptions>): void {
     for (const [k, v] of Object.entries(p)) {
-      if (v !== undefined) (this.config as unknown as Record<string, unknown>)[k] = v;
+      if (v !== undefined) Object.assign(this.config, { [k]: v });
     }
     this.limiter.setLimit(this.config.rateLimit);
   }

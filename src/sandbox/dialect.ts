@@ -2,8 +2,9 @@
  * The sandbox's `live` dialect: the same service, answering in the shapes the live service's
  * published SDK types show instead of the spec's. Chosen for the whole sandbox
  * (`startSandbox({dialect: "live"})`, `web-data-mcp sandbox --dialect live`) or per request
- * with the header `X-Sandbox-Dialect: live` (or `spec`). The routes build spec responses; this
- * layer rewrites the 2xx JSON bodies and the error bodies on their way out. Requests are read
+ * with the header `X-Sandbox-Dialect: live` (or `spec`). The shapes below are the `live` member
+ * of the routes' sides (routing.ts: each route's answer is built once, in its dialect); the
+ * error bodies are chosen where they are made (`errorResponse`, http.ts). Requests are read
  * the same in both dialects: what a client sends stays what the spec documents.
  *
  * What changes (each a variant the client must accept):
@@ -27,9 +28,7 @@
  *   `DELETE /v1/crawl/{id}` (routes/crawl.ts); driver knowledge with `antibots`, `need_to_render`
  *   and `description` (routes/health.ts).
  */
-import type { MiddlewareHandler } from "hono";
-import type { SandboxEnv } from "./http.js";
-import { isApiPath } from "./middleware.js";
+import type { Shape } from "./routing.js";
 
 export type Dialect = "spec" | "live";
 export const DIALECT_HEADER = "X-Sandbox-Dialect";
@@ -39,7 +38,6 @@ export const DIALECTS: readonly Dialect[] = ["spec", "live"];
 export const LIVE_OPERATOR = "Web Data Inc.";
 
 type Obj = Record<string, any>;
-type Rewrite = (body: any, ctx: { method: string; path: string; query: URLSearchParams }) => unknown;
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -65,7 +63,7 @@ export function liveTask(task: unknown): unknown {
   };
 }
 
-const taskSubmission: Rewrite = (b) =>
+export const taskSubmission: Shape = (b) =>
   isObj(b) && typeof b.task_id === "string"
     ? {
         status: "ok",
@@ -73,7 +71,7 @@ const taskSubmission: Rewrite = (b) =>
       }
     : b;
 
-const batchSubmission: Rewrite = (b) => {
+export const batchSubmission: Shape = (b) => {
   if (!isObj(b) || typeof b.batch_id !== "string") return b;
   const { batch_id, batch_size, tasks, ...rest } = b;
   return { ...rest, status: "ok", batch: { id: batch_id, batch_size, tasks: (tasks ?? []).map(liveTask) } };
@@ -85,7 +83,7 @@ const CRAWL_TASK_STATUS: Record<string, string> = {
   error: "failed",
 };
 
-const crawlStatus: Rewrite = (b, { path }) => {
+export const crawlStatus: Shape = (b, { path }) => {
   if (!isObj(b) || !isObj(b.crawl)) return b;
   const { tasks, status, ...crawl } = b.crawl;
   const list = Array.isArray(tasks) ? tasks : [];
@@ -113,7 +111,7 @@ const liveAgentRecord = (a: unknown, i = 0): unknown => {
   };
 };
 
-const agentDetail: Rewrite = (b) => {
+export const agentDetail: Shape = (b) => {
   if (!isObj(b)) return b;
   const out: Obj = { ...(liveAgentRecord(b) as Obj) };
   if (Array.isArray(b.input_properties)) {
@@ -132,7 +130,7 @@ const agentDetail: Rewrite = (b) => {
 
 const JOB_STATUS: Record<string, string> = { SUCCEEDED: "SUCCESS", PENDING: "RUNNING" };
 
-const jobRuns: Rewrite = (b) => {
+export const jobRuns: Shape = (b) => {
   if (!isObj(b) || !Array.isArray(b.items)) return b;
   return {
     ...b,
@@ -147,7 +145,7 @@ const jobRuns: Rewrite = (b) => {
   };
 };
 
-const templateVersions: Rewrite = (b) => {
+export const templateVersions: Shape = (b) => {
   if (!isObj(b) || !Array.isArray(b.items)) return b;
   return {
     ...b,
@@ -159,7 +157,7 @@ const templateVersions: Rewrite = (b) => {
   };
 };
 
-const taskResult: Rewrite = (b) =>
+export const taskResult: Shape = (b) =>
   isObj(b) ? { ...b, task: isObj(b.task) ? liveTask(b.task) : null, status_code: b.status_code ?? null } : b;
 
 /** Parsed SERP entities as the SDK's examples show them (§3.4): arrays keyed by entity type name. */
@@ -178,7 +176,7 @@ function typedEntities(entities: unknown): unknown {
   return { OrganicResult, RelatedSearch };
 }
 
-const serp: Rewrite = (b) => {
+export const serp: Shape = (b) => {
   if (!isObj(b)) return b;
   const data = isObj(b.data) ? { ...b.data, knowledge_panel: null, related_questions: [] } : b.data;
   if (isObj(data) && isObj(data.parsing)) {
@@ -196,7 +194,7 @@ const serp: Rewrite = (b) => {
   return { ...b, data, warnings: b.warnings ?? null, debug: null };
 };
 
-const health: Rewrite = (b) =>
+export const health: Shape = (b) =>
   isObj(b) && Array.isArray(b.domains)
     ? {
         ...b,
@@ -210,51 +208,32 @@ export const taskPage = (b: Obj, extra: Obj = {}) => ({
   pagination: { has_next: Boolean(b.next_cursor), next_cursor: b.next_cursor ?? null, total: null, ...extra },
 });
 
-/** 2xx rewrites by method and path. */
-const ROUTES: [string, RegExp, Rewrite][] = [
-  ["POST", /^\/v1\/(extract|agent|agents|map)\/async$/, taskSubmission],
-  ["POST", /^\/v1\/search\/async$/, taskSubmission],
-  ["POST", /^\/(v1\/extract|v1\/agents|v2\/extract\/templates)\/batch$/, batchSubmission],
-  ["POST", /^\/(v1\/extract|v1\/agents\/run|v2\/extract\/templates\/run)$/, taskResult],
-  ["GET", /^\/v1\/tasks\/[^/]+\/results$/, taskResult],
-  ["GET", /^\/v1\/tasks\/[^/]+$/, (b) => (isObj(b) ? { ...b, task: liveTask(b.task) } : b)],
-  [
-    "GET",
-    /^\/v1\/tasks$/,
-    (b, { query }) => (isObj(b) ? taskPage(b, { limit: Number(query.get("limit") ?? 0) || null }) : b),
-  ],
-  [
-    "GET",
-    /^\/v1\/batches\/[^/]+\/progress$/,
-    (b) => {
-      if (!isObj(b)) return b;
-      const { total: _total, completed: _completed, ...rest } = b;
-      return rest;
-    },
-  ],
-  [
-    "GET",
-    /^\/v1\/batches\/[^/]+$/,
-    (b) => {
-      if (!isObj(b)) return b;
-      const { batch_id, ...rest } = b;
-      return { ...rest, id: batch_id, tasks: [...(b.tasks ?? []).map(liveTask), null] };
-    },
-  ],
-  ["GET", /^\/v1\/crawl\/[^/]+$/, crawlStatus],
-  ["POST", /^\/v1\/crawl$/, (b) => (isObj(b) ? { ...b, status: "queued", error: null } : b)],
-  ["GET", /^\/v1\/agents$/, (b) => (Array.isArray(b) ? b.map((a, i) => liveAgentRecord(a, i)) : b)],
-  ["GET", /^\/v1\/agents\/[^/]+$/, agentDetail],
-  ["GET", /^\/v2\/extract\/templates\/[^/]+\/versions$/, templateVersions],
-  ["GET", /^\/v2\/jobs\/[^/]+\/runs$/, jobRuns],
-  [
-    "GET",
-    /^\/v2\/jobs\/runs\/[^/]+\/artifacts\/[^/]+\/download-url$/,
-    (b) => (isObj(b) ? { ...b, expires_at: null } : b),
-  ],
-  ["POST", /^\/v2\/serp$/, serp],
-  ["POST", /^\/v1\/domain-health\/check$/, health],
-];
+/** A task status `{task}` with the live task record. */
+export const taskStatus: Shape = (b) => (isObj(b) ? { ...b, task: liveTask(b.task) } : b);
+
+/** The task list as the SDK's cursor page, with the limit asked for. */
+export const taskList: Shape = (b, { query }) =>
+  isObj(b) ? taskPage(b, { limit: Number(query.get("limit") ?? 0) || null }) : b;
+
+/** Batch progress without `total` and `completed`. */
+export const batchProgress: Shape = (b) => {
+  if (!isObj(b)) return b;
+  const { total: _total, completed: _completed, ...rest } = b;
+  return rest;
+};
+
+/** Batch detail with `id` and a `null` task. */
+export const batchDetail: Shape = (b) => {
+  if (!isObj(b)) return b;
+  const { batch_id, ...rest } = b;
+  return { ...rest, id: batch_id, tasks: [...(b.tasks ?? []).map(liveTask), null] };
+};
+
+export const crawlStarted: Shape = (b) => (isObj(b) ? { ...b, status: "queued", error: null } : b);
+
+export const agentList: Shape = (b) => (Array.isArray(b) ? b.map((a, i) => liveAgentRecord(a, i)) : b);
+
+export const downloadUrl: Shape = (b) => (isObj(b) ? { ...b, expires_at: null } : b);
 
 /**
  * The live error body for a spec `{error: {code, message}}` body, as the SDK's bodies show them
@@ -262,7 +241,7 @@ const ROUTES: [string, RegExp, Rewrite][] = [
  * with the validation code), `{success: "false", task_id, message}` (500), `{message}` (other
  * 5xx). 422 is unchanged.
  */
-function liveError(status: number, body: unknown): unknown {
+export function liveError(status: number, body: unknown): unknown {
   if (status === 422 || !isObj(body) || !isObj(body.error)) return body;
   const message = body.error.message;
   if (status === 401 || status === 404) return { detail: message };
@@ -284,36 +263,4 @@ function liveError(status: number, body: unknown): unknown {
 export function dialectOf(header: string | undefined, fallback: Dialect): Dialect {
   const asked = header?.trim().toLowerCase();
   return asked === "live" || asked === "spec" ? asked : fallback;
-}
-
-/** Rewrites API responses into the live dialect when the sandbox or the request asks for it. */
-export function liveDialect(dialect: () => Dialect): MiddlewareHandler<SandboxEnv> {
-  return async (c, next) => {
-    await next();
-    if (!isApiPath(c.req.path)) return;
-    if (dialectOf(c.req.header(DIALECT_HEADER), dialect()) !== "live") return;
-    if (c.get("connectionReset")) return;
-    const res = c.res;
-    if (!(res.headers.get("content-type") ?? "").includes("application/json")) return;
-    let body: unknown;
-    try {
-      body = await res.clone().json();
-    } catch {
-      return; // a malformed-body fault stays malformed
-    }
-    let out = body;
-    if (res.status >= 200 && res.status < 300) {
-      const url = new URL(c.req.url);
-      const route = ROUTES.find(([m, re]) => m === c.req.method && re.test(c.req.path));
-      if (!route) return;
-      out = route[2](body, { method: c.req.method, path: c.req.path, query: url.searchParams });
-    } else {
-      out = liveError(res.status, body);
-    }
-    if (out === body) return;
-    const headers = new Headers(res.headers);
-    headers.delete("content-length");
-    c.res = undefined as unknown as Response;
-    c.res = new Response(JSON.stringify(out), { status: res.status, headers });
-  };
 }

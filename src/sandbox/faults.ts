@@ -39,6 +39,9 @@ interface ActiveFault {
   remaining: number;
 }
 
+/** A fault given from outside that is valid (`faultProblem` finds nothing wrong). */
+export const isFault = (value: unknown): value is Fault => faultProblem(value) === undefined;
+
 /** Checks a fault given from outside; returns an error message or undefined when valid. */
 export function faultProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return "fault must be an object";
@@ -67,7 +70,7 @@ export function parseFaultHeader(header: string): Fault | undefined {
     else if (key === "retry_after") fault.retryAfter = Number(raw);
     else if (key === "count" || key === "ms" || key === "status") fault[key] = Number(raw);
   }
-  return faultProblem(fault) === undefined ? (fault as unknown as Fault) : undefined;
+  return isFault(fault) ? fault : undefined;
 }
 
 export class Faults implements FaultController {

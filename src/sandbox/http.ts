@@ -4,12 +4,17 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import type { ValidationDetail } from "../api/schemas.js";
+import { type Dialect, liveError } from "./dialect.js";
 import { validate } from "./validation.js";
 
 export type SandboxEnv = {
   Bindings: HttpBindings;
-  /** `connectionReset`: set when a fault destroyed the socket, so the log records status 0. */
-  Variables: { connectionReset: boolean };
+  /**
+   * `connectionReset`: set when a fault destroyed the socket, so the log records status 0.
+   * `dialect`: the API request's dialect (`chooseDialect`, middleware.ts): its error bodies and
+   * answers are made in it.
+   */
+  Variables: { connectionReset: boolean; dialect: Dialect };
 };
 export type Ctx = Context<SandboxEnv>;
 
@@ -35,10 +40,16 @@ export const ERROR_MESSAGES: Record<number, string> = {
   504: "Gateway timeout",
 };
 
-/** `{error: {code, message}}` with the status's documented code. */
+/** `{error: {code, message}}` with the status's documented code (in the live dialect, its body there). */
 export function errorResponse(c: Ctx, status: number, message?: string): Response {
   const code = ERROR_CODES[status] ?? "ERROR";
-  return c.json({ error: { code, message: message ?? ERROR_MESSAGES[status] ?? "Error" } }, status as 400);
+  return errorJson(c, { error: { code, message: message ?? ERROR_MESSAGES[status] ?? "Error" } }, status);
+}
+
+/** An error body as the request's dialect shows it (dialect.ts `liveError`). */
+export function errorJson(c: Ctx, body: object, status: number, headers?: Record<string, string>): Response {
+  const shaped = c.get("dialect") === "live" ? liveError(status, body) : body;
+  return c.json(shaped as object, status as 400, headers);
 }
 
 export function notFound(c: Ctx, what: string): Response {

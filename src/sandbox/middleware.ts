@@ -6,8 +6,9 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { SandboxState } from "./context.js";
+import { DIALECT_HEADER, dialectOf } from "./dialect.js";
 import { FAULT_HEADER } from "./faults.js";
-import { errorResponse, rateLimitBody, type SandboxEnv } from "./http.js";
+import { errorJson, errorResponse, rateLimitBody, type SandboxEnv } from "./http.js";
 import { hostAllowed, isLoopbackName } from "./loopback.js";
 import type { AuthKind } from "./types.js";
 
@@ -69,6 +70,15 @@ export function logRequests(state: SandboxState): Middleware {
   };
 }
 
+/** The API request's dialect: `X-Sandbox-Dialect`, else the sandbox's own (dialect.ts). */
+export function chooseDialect(state: SandboxState): Middleware {
+  return async (c, next) => {
+    if (isApiPath(c.req.path))
+      c.set("dialect", dialectOf(c.req.header(DIALECT_HEADER), state.config.dialect));
+    return next();
+  };
+}
+
 export function rateLimit(state: SandboxState): Middleware {
   return async (c, next) => {
     if (!isApiPath(c.req.path)) return next();
@@ -80,7 +90,7 @@ export function rateLimit(state: SandboxState): Middleware {
       "X-RateLimit-Reset": String(decision.reset),
     };
     if (!decision.allowed) {
-      return c.json(rateLimitBody(decision.limit, decision.retryAfter), 429, {
+      return errorJson(c, rateLimitBody(decision.limit, decision.retryAfter), 429, {
         ...headers,
         "Retry-After": String(decision.retryAfter),
       });
@@ -105,7 +115,7 @@ export function injectFaults(state: SandboxState): Middleware {
     const limited = faults.take(["rate_limit"], target, header);
     if (limited) {
       const retryAfter = limited.retryAfter ?? 1;
-      return c.json(rateLimitBody(state.config.rateLimit, retryAfter), 429, {
+      return errorJson(c, rateLimitBody(state.config.rateLimit, retryAfter), 429, {
         "Retry-After": String(retryAfter),
       });
     }
@@ -117,7 +127,7 @@ export function injectFaults(state: SandboxState): Middleware {
       );
     }
     if (status?.status === 429)
-      return c.json(rateLimitBody(state.config.rateLimit, 1), 429, { "Retry-After": "1" });
+      return errorJson(c, rateLimitBody(state.config.rateLimit, 1), 429, { "Retry-After": "1" });
     if (status)
       return errorResponse(c, status.status ?? 500, `Injected fault: status ${status.status ?? 500}`);
     const malformed = faults.take(["malformed"], target, header);

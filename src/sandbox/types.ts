@@ -34,7 +34,7 @@ export interface SandboxOptions {
   dialect?: "spec" | "live";
   /**
    * Serve the generation-2 routes that stand in for generation-1 ones (`/v2/extract`, `/v2/tasks`,
-   * `/v2/crawl`, `/v2/map`, …; see generation2.ts); default true. False: they answer 404, as a
+   * `/v2/crawl`, `/v2/map`, …; the route tables of routes/, routing.ts); default true. False: they answer 404, as a
    * generation-1-only service would (the `/v2` routes of the spec itself stay).
    */
   generation2?: boolean;

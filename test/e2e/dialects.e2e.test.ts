@@ -11,7 +11,6 @@
  * request must go to the target's generation (the routes of the other generation stay unused).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { GENERATION2_ONLY } from "../../src/sandbox/generation2.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import {
   call,
@@ -33,6 +32,29 @@ const TARGETS = [
 
 /** Generation-1 routes: `/v1/…` and the legacy endpoint (domain health has no generation 2). */
 const isGeneration1Route = (path: string) => path.startsWith("/v1/") && path !== "/v1/domain-health/check";
+/**
+ * Routes that exist in generation 2 only (method, path): every `/v2` route but those the
+ * generation-1 spec lists itself (SERP, template run/batch/versions, a job's runs, a download URL).
+ */
+const GENERATION2_ONLY: [string, RegExp][] = [
+  ["POST", /^\/v2\/extract(\/async|\/batch)?$/],
+  ["*", /^\/v2\/(tasks|batches|crawl)(\/.*)?$/],
+  ["POST", /^\/v2\/map$/],
+  ["GET", /^\/v2\/domain-knowledge\/driver$/],
+  ["GET", /^\/v2\/extract\/templates$/],
+  ["POST", /^\/v2\/extract\/templates\/async$/],
+  ["GET", /^\/v2\/extract\/templates\/(?!generations$)[^/]+$/],
+  ["*", /^\/v2\/extract\/templates\/generations(\/[^/]+)?$/],
+  ["PATCH", /^\/v2\/extract\/templates\/[^/]+$/],
+  ["DELETE", /^\/v2\/extract\/templates\/[^/]+$/],
+  ["POST", /^\/v2\/search$/],
+  ["POST", /^\/v2\/(fast-serp|serp\/batch|serp\/async)$/],
+  ["*", /^\/v2\/agents(\/.*)?$/],
+  ["*", /^\/v2\/media(\/async)?$/],
+  ["*", /^\/v2\/jobs(\/job_[^/]+)?$/],
+  ["POST", /^\/v2\/jobs\/[^/]+\/runs$/],
+  ["*", /^\/v2\/jobs\/runs\/[^/]+(\/cancel|\/artifacts(\/[^/]+(\/preview)?)?)?$/],
+];
 const isGeneration2Only = (method: string, path: string) =>
   GENERATION2_ONLY.some(([m, re]) => (m === "*" || m === method) && re.test(path));
 

@@ -34,80 +34,60 @@ function typeCheck(type: string, value: unknown): Check {
   }
 }
 
+/** What one rule's check sees: its argument (text and number) and the value with its length. */
+type RuleInput = { arg: string; num: number; value: unknown; len: number | undefined };
+const fails = (type: string, msg: string, ctx: Record<string, unknown>): Check => ({
+  ok: false,
+  type,
+  msg,
+  ctx,
+});
+
+/** Each rule of the vocabulary (define.ts) by name; an unknown rule passes. */
+const RULES: Record<string, (r: RuleInput) => Check> = {
+  min_length: ({ num, len }) =>
+    len === undefined || len >= num
+      ? OK
+      : fails("string_too_short", `must have at least ${num} characters`, { min_length: num }),
+  max_length: ({ num, len }) =>
+    len === undefined || len <= num
+      ? OK
+      : fails("string_too_long", `must have at most ${num} characters`, { max_length: num }),
+  min_items: ({ num, len }) =>
+    len === undefined || len >= num
+      ? OK
+      : fails("too_short", `must have at least ${num} items`, { min_length: num }),
+  max_items: ({ num, len }) =>
+    len === undefined || len <= num
+      ? OK
+      : fails("too_long", `must have at most ${num} items`, { max_length: num }),
+  min: ({ num, value }) =>
+    typeof value !== "number" || value >= num
+      ? OK
+      : fails("greater_than_equal", `must be greater than or equal to ${num}`, { ge: num }),
+  max: ({ num, value }) =>
+    typeof value !== "number" || value <= num
+      ? OK
+      : fails("less_than_equal", `must be less than or equal to ${num}`, { le: num }),
+  pattern: ({ arg, value }) =>
+    typeof value !== "string" || matchesPattern(arg, value)
+      ? OK
+      : fails("string_pattern_mismatch", `must match the pattern ${arg}`, { pattern: arg }),
+  one_of: ({ arg, value }) => {
+    const allowed = arg.split("|");
+    return allowed.includes(String(value))
+      ? OK
+      : fails("enum", `must be one of: ${allowed.join(", ")}`, { expected: allowed.join(", ") });
+  },
+};
+
 function ruleCheck(rule: string, value: unknown): Check {
   const sep = rule.indexOf(":");
   const name = sep < 0 ? rule : rule.slice(0, sep);
   const arg = sep < 0 ? "" : rule.slice(sep + 1);
-  const num = Number(arg);
   const len = typeof value === "string" || Array.isArray(value) ? value.length : undefined;
-  switch (name) {
-    case "min_length":
-      return len === undefined || len >= num
-        ? OK
-        : {
-            ok: false,
-            type: "string_too_short",
-            msg: `must have at least ${num} characters`,
-            ctx: { min_length: num },
-          };
-    case "max_length":
-      return len === undefined || len <= num
-        ? OK
-        : {
-            ok: false,
-            type: "string_too_long",
-            msg: `must have at most ${num} characters`,
-            ctx: { max_length: num },
-          };
-    case "min_items":
-      return len === undefined || len >= num
-        ? OK
-        : { ok: false, type: "too_short", msg: `must have at least ${num} items`, ctx: { min_length: num } };
-    case "max_items":
-      return len === undefined || len <= num
-        ? OK
-        : { ok: false, type: "too_long", msg: `must have at most ${num} items`, ctx: { max_length: num } };
-    case "min":
-      return typeof value !== "number" || value >= num
-        ? OK
-        : {
-            ok: false,
-            type: "greater_than_equal",
-            msg: `must be greater than or equal to ${num}`,
-            ctx: { ge: num },
-          };
-    case "max":
-      return typeof value !== "number" || value <= num
-        ? OK
-        : {
-            ok: false,
-            type: "less_than_equal",
-            msg: `must be less than or equal to ${num}`,
-            ctx: { le: num },
-          };
-    case "pattern":
-      return typeof value !== "string" || matchesPattern(arg, value)
-        ? OK
-        : {
-            ok: false,
-            type: "string_pattern_mismatch",
-            msg: `must match the pattern ${arg}`,
-            ctx: { pattern: arg },
-          };
-    case "one_of": {
-      const allowed = arg.split("|");
-      return allowed.includes(String(value))
-        ? OK
-        : {
-            ok: false,
-            type: "enum",
-            msg: `must be one of: ${allowed.join(", ")}`,
-            ctx: { expected: allowed.join(", ") },
-          };
-    }
-    default:
-      return OK;
-  }
+  const check = Object.hasOwn(RULES, name) ? RULES[name] : undefined;
+  return check ? check({ arg, num: Number(arg), value, len }) : OK;
 }
 
 export interface ParamsCheck {

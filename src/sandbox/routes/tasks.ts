@@ -1,12 +1,15 @@
 /**
- * Task status, results and listing, and the batch endpoints. Task status and results are also
+ * Task status, results and listing, and the batch endpoints, both generations (their shapes side
+ * by side: generation2.ts, the live dialect's in dialect.ts). Task status and results are also
  * served under {legacy_base_url}/api/v1/tasks/..., where task records' status_url and
  * download_url point.
  */
-import { Hono } from "hono";
 import { z } from "zod";
 import type { SandboxState } from "../context.js";
-import { type Ctx, errorResponse, notFound, parseQuery, type SandboxEnv } from "../http.js";
+import * as live from "../dialect.js";
+import * as v2 from "../generation2.js";
+import { type Ctx, errorResponse, notFound, parseQuery } from "../http.js";
+import type { Route } from "../routing.js";
 
 const TaskListQuery = z.object({
   cursor: z
@@ -16,55 +19,78 @@ const TaskListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
-export function taskRoutes(state: SandboxState) {
-  const r = new Hono<SandboxEnv>();
-  const { tasks, batches } = state;
+type On = { state: SandboxState };
 
-  const status = (c: Ctx) => {
-    const task = tasks.get(c.req.param("id") ?? "");
-    if (!task) return notFound(c, "Task");
-    return c.json({ task: tasks.record(task) });
-  };
-  const results = (c: Ctx) => {
-    const task = tasks.get(c.req.param("id") ?? "");
-    if (!task) return notFound(c, "Task");
-    if (tasks.state(task) === "pending") {
-      return errorResponse(
-        c,
-        400,
-        `Task ${task.id} is still pending; results exist once its state is success or error`,
-      );
-    }
-    return c.json(tasks.result(task));
-  };
+const status = (c: Ctx, { state }: On) => {
+  const task = state.tasks.get(c.req.param("id") ?? "");
+  if (!task) return notFound(c, "Task");
+  return { task: state.tasks.record(task) };
+};
 
-  r.on("GET", ["/v1/tasks/:id", "/v2/tasks/:id"], status);
-  r.on("GET", ["/v1/tasks/:id/results", "/v2/tasks/:id/results"], results);
-  r.get("/legacy/api/v1/tasks/:id", status);
-  r.get("/legacy/api/v1/tasks/:id/results", results);
+const results = (c: Ctx, { state }: On) => {
+  const task = state.tasks.get(c.req.param("id") ?? "");
+  if (!task) return notFound(c, "Task");
+  if (state.tasks.state(task) === "pending") {
+    return errorResponse(
+      c,
+      400,
+      `Task ${task.id} is still pending; results exist once its state is success or error`,
+    );
+  }
+  return state.tasks.result(task);
+};
 
-  r.on("GET", ["/v1/tasks", "/v2/tasks"], (c) => {
-    const query = parseQuery(c, TaskListQuery);
-    if (!query.ok) return query.response;
-    const page = tasks.list(query.data.cursor, query.data.limit);
-    return c.json({ tasks: page.tasks.map((t) => tasks.record(t)), next_cursor: page.nextCursor });
-  });
+const batchOf = (c: Ctx, { state }: On) => state.batches.get(c.req.param("id") ?? "");
 
-  r.on("GET", ["/v1/batches", "/v2/batches"], (c) =>
-    c.json({ batches: batches.all().map((b) => batches.summary(b)) }),
-  );
-
-  r.on("GET", ["/v1/batches/:id", "/v2/batches/:id"], (c) => {
-    const batch = batches.get(c.req.param("id"));
-    if (!batch) return notFound(c, "Batch");
-    return c.json({ ...batches.summary(batch), tasks: batches.states(batch) });
-  });
-
-  r.on("GET", ["/v1/batches/:id/progress", "/v2/batches/:id/progress"], (c) => {
-    const batch = batches.get(c.req.param("id"));
-    if (!batch) return notFound(c, "Batch");
-    return c.json(batches.progress(batch));
-  });
-
-  return r;
-}
+export const TASK_ROUTES: Route[] = [
+  {
+    method: "GET",
+    1: { path: "/v1/tasks/:id", live: live.taskStatus },
+    2: { path: "/v2/tasks/:id", reply: v2.taskStatus },
+    handle: status,
+  },
+  {
+    method: "GET",
+    1: { path: "/v1/tasks/:id/results", live: live.taskResult },
+    2: { path: "/v2/tasks/:id/results", reply: v2.taskResults },
+    handle: results,
+  },
+  { method: "GET", 1: { path: "/legacy/api/v1/tasks/:id" }, handle: status },
+  { method: "GET", 1: { path: "/legacy/api/v1/tasks/:id/results" }, handle: results },
+  {
+    method: "GET",
+    1: { path: "/v1/tasks", live: live.taskList },
+    2: { path: "/v2/tasks", reply: v2.taskList },
+    handle: (c, { state }) => {
+      const query = parseQuery(c, TaskListQuery);
+      if (!query.ok) return query.response;
+      const page = state.tasks.list(query.data.cursor, query.data.limit);
+      return { tasks: page.tasks.map((t) => state.tasks.record(t)), next_cursor: page.nextCursor };
+    },
+  },
+  {
+    method: "GET",
+    1: { path: "/v1/batches" },
+    2: { path: "/v2/batches", reply: v2.batchList },
+    handle: (_c, { state }) => ({ batches: state.batches.all().map((b) => state.batches.summary(b)) }),
+  },
+  {
+    method: "GET",
+    1: { path: "/v1/batches/:id", live: live.batchDetail },
+    2: { path: "/v2/batches/:id", reply: v2.batchDetail },
+    handle: (c, on) => {
+      const batch = batchOf(c, on);
+      if (!batch) return notFound(c, "Batch");
+      return { ...on.state.batches.summary(batch), tasks: on.state.batches.states(batch) };
+    },
+  },
+  {
+    method: "GET",
+    1: { path: "/v1/batches/:id/progress", live: live.batchProgress },
+    2: { path: "/v2/batches/:id/progress", reply: v2.batchProgress },
+    handle: (c, on) => {
+      const batch = batchOf(c, on);
+      return batch ? on.state.batches.progress(batch) : notFound(c, "Batch");
+    },
+  },
+];

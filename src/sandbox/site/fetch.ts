@@ -73,6 +73,38 @@ ${paragraphs.join("\n")}
   return { title, html };
 }
 
+/** `/site/large?mb=N`: a page of N megabytes, with its markdown. */
+function largeTarget(url: URL, rawUrl: string): FetchOutcome {
+  const mb = largeMegabytes(url.searchParams.get("mb"));
+  const html = largePageHtml(mb);
+  const title = `Large page (${mb} MB)`;
+  return {
+    ok: true,
+    url: rawUrl,
+    status: 200,
+    title,
+    html,
+    links: [],
+    onSite: true,
+    markdown: largePageMarkdown(html, mb),
+  };
+}
+
+/** `/site/slow`: the home page under another title (its slowness is the server's). */
+function slowTarget(rawUrl: string, where: SiteLocation): FetchOutcome {
+  const page = findPage("/")!;
+  const html = renderPage({ ...page, title: "Slow page" }, where.siteUrl);
+  return {
+    ok: true,
+    url: rawUrl,
+    status: 200,
+    title: "Slow page",
+    html,
+    links: linksOf(html, rawUrl),
+    onSite: true,
+  };
+}
+
 export function fetchTarget(rawUrl: string, where: SiteLocation): FetchOutcome {
   const url = new URL(rawUrl);
   if (isUnreachable(url)) {
@@ -88,34 +120,8 @@ export function fetchTarget(rawUrl: string, where: SiteLocation): FetchOutcome {
     const page = syntheticPage(url);
     return { ok: true, url: rawUrl, status: 200, ...page, links: linksOf(page.html, rawUrl), onSite: false };
   }
-  if (path === "/large") {
-    const mb = largeMegabytes(url.searchParams.get("mb"));
-    const html = largePageHtml(mb);
-    const title = `Large page (${mb} MB)`;
-    return {
-      ok: true,
-      url: rawUrl,
-      status: 200,
-      title,
-      html,
-      links: [],
-      onSite: true,
-      markdown: largePageMarkdown(html, mb),
-    };
-  }
-  if (path === "/slow") {
-    const page = findPage("/")!;
-    const html = renderPage({ ...page, title: "Slow page" }, where.siteUrl);
-    return {
-      ok: true,
-      url: rawUrl,
-      status: 200,
-      title: "Slow page",
-      html,
-      links: linksOf(html, rawUrl),
-      onSite: true,
-    };
-  }
+  if (path === "/large") return largeTarget(url, rawUrl);
+  if (path === "/slow") return slowTarget(rawUrl, where);
   const page = findPage(path);
   if (!page) {
     return {

@@ -70,9 +70,8 @@ function productPage(p: Product): SitePage {
   };
 }
 
-function buildPages(): SitePage[] {
-  const pages: SitePage[] = [];
-  pages.push({
+function homePage(): SitePage {
+  return {
     path: "/",
     title: `${SITE_NAME} — Outdoor gear, guides and docs`,
     description: "Outdoor gear shop with hiking guides, camping tips and customer docs.",
@@ -81,71 +80,87 @@ function buildPages(): SitePage[] {
       PRODUCTS.slice(0, 4).map((p) => ({ path: productPath(p), label: p.name, note: "featured" })),
     )}`,
     links: [...PRODUCTS.slice(0, 4).map(productPath), `/blog/${ARTICLES[0].slug}`],
-  });
-  const shopPages = Math.ceil(PRODUCTS.length / PRODUCTS_PER_SHOP_PAGE);
-  for (let n = 1; n <= shopPages; n++) pages.push(shopPage(n));
-  for (const p of PRODUCTS) pages.push(productPage(p));
-  const blogItems = ARTICLES.map((a) => ({ path: `/blog/${a.slug}`, label: a.title, note: a.summary }));
-  pages.push({
-    path: "/blog",
-    title: `Blog | ${SITE_NAME}`,
-    description: "Guides and tips for hiking and camping.",
+  };
+}
+
+function articlePage(a: (typeof ARTICLES)[number]): SitePage {
+  const products = a.related.map((slug) => `/shop/products/${slug}`);
+  return {
+    path: `/blog/${a.slug}`,
+    title: `${a.title} | ${SITE_NAME}`,
+    description: a.summary,
+    kind: "article",
+    body: [
+      `<article>\n<h1>${esc(a.title)}</h1>`,
+      `<p class="byline">By ${esc(a.author)} on <time datetime="${a.date}">${a.date}</time></p>`,
+      `<p class="summary"><strong>${esc(a.summary)}</strong></p>`,
+      ...a.paragraphs.map((t) => `<p>${esc(t)}</p>`),
+      `<h2>Gear mentioned</h2>\n${list(products.map((path) => ({ path, label: path })))}\n</article>`,
+    ].join("\n"),
+    links: [...products, "/blog"],
+  };
+}
+
+function docPage(d: (typeof DOCS)[number]): SitePage {
+  return {
+    path: `/docs/${d.slug}`,
+    title: `${d.title} | ${SITE_NAME}`,
+    description: d.summary,
+    kind: "doc",
+    body: `<h1>${esc(d.title)}</h1>\n<p><em>${esc(d.summary)}</em></p>\n${d.paragraphs.map((t) => `<p>${esc(t)}</p>`).join("\n")}`,
+    links: ["/docs", "/contact"],
+  };
+}
+
+/** A listing of `items` (the blog, the docs). */
+function listingPage(
+  path: string,
+  heading: string,
+  description: string,
+  items: { path: string; label: string; note?: string }[],
+): SitePage {
+  return {
+    path,
+    title: `${heading} | ${SITE_NAME}`,
+    description,
     kind: "listing",
-    body: `<h1>Blog</h1>\n${list(blogItems)}`,
-    links: blogItems.map((i) => i.path),
-  });
-  for (const a of ARTICLES) {
-    const products = a.related.map((slug) => `/shop/products/${slug}`);
-    pages.push({
-      path: `/blog/${a.slug}`,
-      title: `${a.title} | ${SITE_NAME}`,
-      description: a.summary,
-      kind: "article",
-      body: [
-        `<article>\n<h1>${esc(a.title)}</h1>`,
-        `<p class="byline">By ${esc(a.author)} on <time datetime="${a.date}">${a.date}</time></p>`,
-        `<p class="summary"><strong>${esc(a.summary)}</strong></p>`,
-        ...a.paragraphs.map((t) => `<p>${esc(t)}</p>`),
-        `<h2>Gear mentioned</h2>\n${list(products.map((path) => ({ path, label: path })))}\n</article>`,
-      ].join("\n"),
-      links: [...products, "/blog"],
-    });
-  }
-  const docItems = DOCS.map((d) => ({ path: `/docs/${d.slug}`, label: d.title, note: d.summary }));
-  pages.push({
-    path: "/docs",
-    title: `Help and docs | ${SITE_NAME}`,
-    description: "Customer help: shipping, returns, sizes and care.",
-    kind: "listing",
-    body: `<h1>Help and docs</h1>\n${list(docItems)}`,
-    links: docItems.map((i) => i.path),
-  });
-  for (const d of DOCS) {
-    pages.push({
-      path: `/docs/${d.slug}`,
-      title: `${d.title} | ${SITE_NAME}`,
-      description: d.summary,
-      kind: "doc",
-      body: `<h1>${esc(d.title)}</h1>\n<p><em>${esc(d.summary)}</em></p>\n${d.paragraphs.map((t) => `<p>${esc(t)}</p>`).join("\n")}`,
-      links: ["/docs", "/contact"],
-    });
-  }
-  pages.push({
+    body: `<h1>${heading}</h1>\n${list(items)}`,
+    links: items.map((i) => i.path),
+  };
+}
+
+const INFO_PAGES: SitePage[] = [
+  {
     path: "/about",
     title: `About us | ${SITE_NAME}`,
     description: "A small outdoor shop run by hikers since 2009.",
     kind: "info",
     body: "<h1>About us</h1>\n<p>We are a small outdoor shop run by hikers since 2009.</p>",
     links: ["/contact"],
-  });
-  pages.push({
+  },
+  {
     path: "/contact",
     title: `Contact | ${SITE_NAME}`,
     description: "Email, phone and shop address.",
     kind: "info",
     body: "<h1>Contact</h1>\n<p>Email help@acme-outfitters.example or call +1 555 0100.</p>\n<address>12 Trail Road, Boulder, CO</address>",
     links: ["/docs"],
-  });
+  },
+];
+
+function buildPages(): SitePage[] {
+  const pages: SitePage[] = [homePage()];
+  const shopPages = Math.ceil(PRODUCTS.length / PRODUCTS_PER_SHOP_PAGE);
+  for (let n = 1; n <= shopPages; n++) pages.push(shopPage(n));
+  for (const p of PRODUCTS) pages.push(productPage(p));
+  const blogItems = ARTICLES.map((a) => ({ path: `/blog/${a.slug}`, label: a.title, note: a.summary }));
+  pages.push(listingPage("/blog", "Blog", "Guides and tips for hiking and camping.", blogItems));
+  pages.push(...ARTICLES.map(articlePage));
+  const docItems = DOCS.map((d) => ({ path: `/docs/${d.slug}`, label: d.title, note: d.summary }));
+  pages.push(
+    listingPage("/docs", "Help and docs", "Customer help: shipping, returns, sizes and care.", docItems),
+  );
+  pages.push(...DOCS.map(docPage), ...INFO_PAGES);
   const all = [...pages.map((p) => p.path), "/sitemap"];
   pages.push({
     path: "/sitemap",
