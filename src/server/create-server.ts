@@ -38,6 +38,7 @@ import type { ServerExtension, ToolDefinition, ToolServices } from "../tools/too
 import { exposesTool, isToolset } from "../toolsets.js";
 import { CallRequestSchema } from "./call-request.js";
 import type { FairShare } from "./fair-share.js";
+import { INSTRUCTIONS } from "./instructions.js";
 import { DeferredJsonSchemaValidator } from "./json-schema-validator.js";
 import { createLogger, type ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
@@ -95,13 +96,10 @@ export interface WebDataServer {
   eventStore?: EventStore;
   /** Settles when the tools are loaded and every extension's start-up work has (errors are logged). */
   ready: Promise<void>;
+  /** The loaded tools and their runner, revision-neutral (the 2026-07-28 path serves from it). */
+  runtime(): Promise<Runtime>;
   close(): Promise<void>;
 }
-
-const INSTRUCTIONS =
-  "Web data tools: search engines (serp_search), page content as Markdown (extract_page, extract_batch), " +
-  "site map and crawl, pre-built extraction agents and templates. Long work returns a handle when it " +
-  "runs past the wait limit: continue it with get_task using the ids given.";
 
 /** The build-time list (dist/tool-list.json) for this configuration, when it is there and current. */
 function buildTimeList(config: Config): Tool[] | undefined {
@@ -290,6 +288,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       ready ??= runtime().then((rt) => rt.ready);
       return ready;
     },
+    runtime,
     close,
   };
 }
