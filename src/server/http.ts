@@ -280,6 +280,7 @@ async function health(state: HttpState, parts: Parts, late: Late) {
       uptime_s: Math.floor((Date.now() - parts.started) / 1000),
       ...parts.mcp.health(),
       active_requests_2026: parts.modern.active,
+      calls_running_2026: parts.modern.calls,
       streams_open: parts.streams.live,
       tasks_running: state.taskWork.running,
       long_calls_waiting: state.fairShare.waiting,

@@ -43,6 +43,8 @@ export interface ModernEndpoint {
   toolsChanged(scope: string): void;
   /** In-flight new-era requests (for `/healthz`). */
   readonly active: number;
+  /** New-era tool calls still running (a cancelled one ends when its work has stopped). */
+  readonly calls: number;
   /** Aborts every new-era call still running (the end of the shutdown drain). */
   close(): void;
 }
@@ -58,6 +60,13 @@ export function createModernEndpoint(deps: ModernEndpointDeps): ModernEndpoint {
   };
   const shutdown = new AbortController();
   let active = 0;
+  let calls = 0;
+  const track = (work: Promise<unknown>) => {
+    calls += 1;
+    void work.finally(() => {
+      calls -= 1;
+    });
+  };
 
   const handle = async (request: Request, auth: AuthInfo | undefined): Promise<Response> => {
     if (deps.draining()) return rpcError(503, "Service Unavailable: the server is shutting down");
@@ -92,6 +101,7 @@ export function createModernEndpoint(deps: ModernEndpointDeps): ModernEndpoint {
           principal,
           cache: cachePolicy(deps.config, apiKey !== undefined),
           shutdown: shutdown.signal,
+          track,
         });
         // The per-request instance closes once its exchange (or its listen stream) is over.
         modern.onclose = release;
@@ -121,6 +131,9 @@ export function createModernEndpoint(deps: ModernEndpointDeps): ModernEndpoint {
     toolsChanged: (scope) => buses.get(scope)?.publish({ kind: "tools_list_changed" }),
     get active() {
       return active;
+    },
+    get calls() {
+      return calls;
     },
     close: () => shutdown.abort(new Error("The server shut down before this call finished: call again")),
   };

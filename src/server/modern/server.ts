@@ -43,6 +43,8 @@ export interface ModernRequest {
   cache: CachePolicy;
   /** Aborted when the server shuts down (the request's own cancellation comes from the SDK). */
   shutdown?: AbortSignal;
+  /** Told of each tool call's work, which settles when the call has ended (`/healthz`, the drain). */
+  track?(work: Promise<unknown>): void;
 }
 
 const LEVELS: LoggingLevel[] = [
@@ -117,6 +119,7 @@ export function createModernServer(source: ModernSource, request: ModernRequest)
         `Unknown tool "${name}". Call tools/list for the tools this server has.`,
       );
     }
+    request.track?.(running);
     return (await running) as CallToolResult;
   });
   server.setRequestHandler("resources/list", () => ({ resources: [] }));
