@@ -98,6 +98,8 @@ export interface WebDataServer {
   ready: Promise<void>;
   /** The loaded tools and their runner, revision-neutral (the 2026-07-28 path serves from it). */
   runtime(): Promise<Runtime>;
+  /** The tools as `tools/list` answers them now (the build-time list until the tools are loaded). */
+  listTools(): Promise<Tool[]>;
   close(): Promise<void>;
 }
 
@@ -237,16 +239,20 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   // are warm for the first call without slowing the handshake.
   if (!prelisted) void runtime().catch(() => {});
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    let tools = loaded || !prelisted ? undefined : prelisted;
-    // Answered from the build-time list: the tools load shortly after, not while the client is
-    // still reading this answer (a call in the meantime loads them at once).
-    if (tools) warmSoon();
-    else {
-      const rt = await runtime();
-      if (gates.length > 0) await Promise.allSettled(gates);
-      tools = rt.listed();
+  /** The list as it stands: the build-time one until the tools are loaded, when it can answer. */
+  const listNow = async (): Promise<Tool[]> => {
+    if (!loaded && prelisted) {
+      // Answered from the build-time list: the tools load shortly after, not while the client is
+      // still reading this answer (a call in the meantime loads them at once).
+      warmSoon();
+      return prelisted;
     }
+    const rt = await runtime();
+    if (gates.length > 0) await Promise.allSettled(gates);
+    return rt.listed() as Tool[];
+  };
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = await listNow();
     answered = JSON.stringify(tools);
     notified = false;
     return { tools };
@@ -289,6 +295,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       return ready;
     },
     runtime,
+    listTools: listNow,
     close,
   };
 }

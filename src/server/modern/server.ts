@@ -31,8 +31,8 @@ import { type CachePolicy, cacheHints } from "./cache.js";
 export interface ModernSource {
   /** The tools and their runner for this request's API key. */
   runtime(): Promise<Runtime>;
-  /** Settles once the tool list is complete (the agent catalog loaded). */
-  readonly ready: Promise<void>;
+  /** The tools as listed now (the build-time list until the tools are loaded, as on the 2025 path). */
+  listTools(): Promise<unknown[]>;
   /** The server's logger (stderr; redacts). */
   logger: Logger;
 }
@@ -104,11 +104,7 @@ export function createModernServer(source: ModernSource, request: ModernRequest)
       cacheHints: cacheHints(request.cache),
     },
   );
-  server.setRequestHandler("tools/list", async () => {
-    const runtime = await source.runtime();
-    await source.ready;
-    return { tools: runtime.listed() as Tool[] };
-  });
+  server.setRequestHandler("tools/list", async () => ({ tools: (await source.listTools()) as Tool[] }));
   server.setRequestHandler("tools/call", async (call, ctx): Promise<CallToolResult> => {
     const runtime = await source.runtime();
     const { name, arguments: args = {} } = call.params;
