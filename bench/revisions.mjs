@@ -5,14 +5,15 @@
 //    client pinned to 2026-07-28 (server/discover + tools/list) on this build;
 //  - per-call overhead over HTTP on one server: a 2025 session client and a pinned 2026 client,
 //    the same cheap tool call, median of many.
+
+import { fileURLToPath } from "node:url";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { fileURLToPath } from "node:url";
-import { startSandbox } from "../dist/sandbox/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { loadConfig } from "../dist/config.js";
+import { startSandbox } from "../dist/sandbox/index.js";
 import { startHttpServer } from "../dist/server/http.js";
 import { spawnToList } from "./server.mjs";
 import { median, printTable, round } from "./table.mjs";
@@ -25,9 +26,17 @@ const CALLS = Number(process.env.CALLS ?? 300);
 
 async function modernSpawnToList(env) {
   const t0 = performance.now();
-  const client = new ClientV2({ name: "bench", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const client = new ClientV2(
+    { name: "bench", version: "0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   await client.connect(
-    new StdioV2({ command: process.execPath, args: [CLI], env: { ...getDefaultEnvironment(), ...env }, stderr: "ignore" }),
+    new StdioV2({
+      command: process.execPath,
+      args: [CLI],
+      env: { ...getDefaultEnvironment(), ...env },
+      stderr: "ignore",
+    }),
   );
   await client.listTools();
   const ms = performance.now() - t0;
@@ -38,7 +47,10 @@ async function modernSpawnToList(env) {
 async function perCall(url) {
   const legacy = new Client({ name: "bench", version: "0" });
   await legacy.connect(new StreamableHTTPClientTransport(new URL(url)));
-  const modern = new ClientV2({ name: "bench", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const modern = new ClientV2(
+    { name: "bench", version: "0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   await modern.connect(new HttpV2(new URL(url)));
   const args = { name: "check_domain_health", arguments: { domains: ["example.com"] } };
   const times = { legacy: [], modern: [] };
@@ -73,7 +85,13 @@ try {
   const calls = await perCall(http.url).finally(() => http.shutdown(0));
   const rows = [
     ...(BASE
-      ? [{ metric: `stdio spawn → tools/list, 2025 client, before (median of ${ROUNDS})`, value: median(runs.base), unit: "ms" }]
+      ? [
+          {
+            metric: `stdio spawn → tools/list, 2025 client, before (median of ${ROUNDS})`,
+            value: median(runs.base),
+            unit: "ms",
+          },
+        ]
       : []),
     {
       metric: `stdio spawn → tools/list, 2025 client, after (median of ${ROUNDS})`,
@@ -81,9 +99,21 @@ try {
       unit: "ms",
       compare: BASE ? `after / before ${round(median(runs.ours) / median(runs.base), 2)}` : "",
     },
-    { metric: `stdio spawn → discover + tools/list, pinned 2026-07-28 v2 client (median of ${ROUNDS})`, value: median(runs.modern), unit: "ms" },
-    { metric: `HTTP tools/call round trip, 2025 session client (median of ${CALLS}, warm)`, value: calls.legacy, unit: "ms" },
-    { metric: `HTTP tools/call round trip, 2026-07-28 pinned client (median of ${CALLS}, warm)`, value: calls.modern, unit: "ms" },
+    {
+      metric: `stdio spawn → discover + tools/list, pinned 2026-07-28 v2 client (median of ${ROUNDS})`,
+      value: median(runs.modern),
+      unit: "ms",
+    },
+    {
+      metric: `HTTP tools/call round trip, 2025 session client (median of ${CALLS}, warm)`,
+      value: calls.legacy,
+      unit: "ms",
+    },
+    {
+      metric: `HTTP tools/call round trip, 2026-07-28 pinned client (median of ${CALLS}, warm)`,
+      value: calls.modern,
+      unit: "ms",
+    },
   ];
   printTable(rows);
 } finally {

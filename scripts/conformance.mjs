@@ -28,7 +28,8 @@ export const REVISIONS = ["2025-11-25", "2026-07-28"];
 
 const FIXTURE_TOOL = "calls the suite's own test tool (test_*), which this server does not have by design";
 const FIXTURE_PROMPT = "reads the suite's own prompts: this server has no prompts capability";
-const FIXTURE_RESOURCE = "reads the suite's own test:// resources: this server's resources are its webdata:// links";
+const FIXTURE_RESOURCE =
+  "reads the suite's own test:// resources: this server's resources are its webdata:// links";
 const TASKS_EXTENSION =
   "the io.modelcontextprotocol/tasks extension: the v2 SDK does not implement it yet (not scored for 2026-07-28); long work returns its resumable get_task handle instead";
 
@@ -52,7 +53,8 @@ export const NOT_APPLICABLE = {
     "resources-read-binary": FIXTURE_RESOURCE,
     "resources-templates-read": FIXTURE_RESOURCE,
     "resources-subscribe": "resources/subscribe: this server's links are read on demand, not subscribable",
-    "resources-unsubscribe": "resources/unsubscribe: this server's links are read on demand, not subscribable",
+    "resources-unsubscribe":
+      "resources/unsubscribe: this server's links are read on demand, not subscribable",
     "prompts-list": FIXTURE_PROMPT,
     "prompts-get-simple": FIXTURE_PROMPT,
     "prompts-get-with-args": FIXTURE_PROMPT,
@@ -107,7 +109,8 @@ export const NOT_APPLICABLE = {
 export const EXEMPT_CHECKS = {
   "sep-2575-server-rejects-undeclared-capability": "needs the suite's test_missing_capability tool",
   "sep-2575-missing-capability-http-400": "needs the suite's test_missing_capability tool",
-  "sep-2575-http-server-no-independent-requests-on-stream": "needs the suite's test_streaming_elicitation tool",
+  "sep-2575-http-server-no-independent-requests-on-stream":
+    "needs the suite's test_streaming_elicitation tool",
   "sep-2575-server-no-log-without-loglevel":
     "needs the suite's test_logging_tool (our own test: test/http/modern.test.ts)",
   "sep-2549-prompts-list-caching-hints": "this server has no prompts capability: prompts/list is -32601",
@@ -172,7 +175,9 @@ export function verdict(revision, scenario, checks) {
   const counted = checks.filter((c) => !EXEMPT_CHECKS[c.id]);
   const failed = counted.filter((c) => c.status === "FAILURE");
   const passed = failed.length === 0 && counted.some((c) => c.status === "SUCCESS");
-  const exempt = checks.filter((c) => EXEMPT_CHECKS[c.id]).map((c) => ({ id: c.id, reason: EXEMPT_CHECKS[c.id] }));
+  const exempt = checks
+    .filter((c) => EXEMPT_CHECKS[c.id])
+    .map((c) => ({ id: c.id, reason: EXEMPT_CHECKS[c.id] }));
   return { scenario, applies: true, passed, failed, exempt, checks };
 }
 
@@ -191,7 +196,8 @@ export async function runRevision(url, revision) {
       out,
     ]);
     const results = await readResults(out);
-    if (results.size === 0) throw new Error(`conformance ${revision} produced no results (exit ${code}):\n${output}`);
+    if (results.size === 0)
+      throw new Error(`conformance ${revision} produced no results (exit ${code}):\n${output}`);
     const verdicts = [...results].map(([scenario, checks]) => verdict(revision, scenario, checks));
     return { revision, exitCode: code, verdicts, output };
   } finally {
