@@ -170,7 +170,12 @@ describe("MCP 2026-07-28 beside 2025-11-25 on one /mcp", () => {
       let progressed = 0;
       const pending = client.callTool(
         { name: "crawl_site", arguments: { url: `${fx.sandbox.siteUrl}/`, limit: 3 } },
-        { signal: controller.signal, onprogress: () => void (progressed += 1) },
+        {
+          signal: controller.signal,
+          onprogress: () => {
+            progressed += 1;
+          },
+        },
       );
       pending.catch(() => {});
       const polls = () => fx.sandbox.requests.slice(before).filter((q) => /^\/v[12]\/crawl\//.test(q.path));
