@@ -1,17 +1,25 @@
 /** Types of scripts/conformance.mjs (for the vitest test that imports it). */
-export declare const SCENARIOS: string[];
-export interface ScenarioCheck {
+export declare const REVISIONS: string[];
+export declare const NOT_APPLICABLE: Record<string, Record<string, string>>;
+export declare const EXEMPT_CHECKS: Record<string, string>;
+export interface ConformanceCheck {
   id: string;
-  status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | string;
+  status: string;
   error?: string;
 }
-export interface ScenarioResult {
+export interface ScenarioVerdict {
   scenario: string;
-  passed: boolean;
-  exitCode: number;
-  checks: ScenarioCheck[];
-  output: string;
+  applies: boolean;
+  reason?: string;
+  passed?: boolean;
+  failed?: ConformanceCheck[];
+  exempt?: Array<{ id: string; reason: string }>;
+  checks: ConformanceCheck[];
 }
-export declare function runScenario(url: string, scenario: string): Promise<ScenarioResult>;
-export declare function runScenarios(url: string, scenarios?: string[]): Promise<ScenarioResult[]>;
-export declare function spawnServer(): Promise<{ url: string; stop(): Promise<void> }>;
+export declare function suiteNode(): string;
+export declare function verdict(revision: string, scenario: string, checks: ConformanceCheck[]): ScenarioVerdict;
+export declare function runRevision(
+  url: string,
+  revision: string,
+): Promise<{ revision: string; exitCode: number; verdicts: ScenarioVerdict[]; output: string }>;
+export declare function spawnServer(): Promise<{ url: string; stop(): Promise<unknown> }>;

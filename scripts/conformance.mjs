@@ -1,42 +1,140 @@
 #!/usr/bin/env node
 /**
- * Runs the @modelcontextprotocol/conformance (0.1.13) server scenarios that apply to this server
- * against its Streamable HTTP endpoint.
+ * The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
+ * against this server's Streamable HTTP endpoint, for both revisions it serves: the frozen
+ * requirement sets `--requirements 2025-11-25` and `--requirements 2026-07-28`.
  *
  *   node scripts/conformance.mjs                 # spawns `node dist/cli.js --http --sandbox --port 0`
  *   node scripts/conformance.mjs --url URL       # an already running server
+ *   node scripts/conformance.mjs --json          # the verdicts as JSON (the test reads them)
  *
- * Exits 1 when a scenario fails. The other scenarios of the suite (tools-call-*, resources-*,
- * prompts-*, completion-complete, elicitation-*, json-schema-2020-12) call
- * the suite's own test tools, prompts and resources (`test_simple_text`, `test://…`), which this
- * server does not have by design, so they do not apply.
- * `test/http/conformance.test.ts` runs the same scenarios under `npm test`.
+ * The suite needs Node 22 (it imports `fs.globSync`). When this Node is older, Node 22 comes from
+ * the npm registry's `node` package, installed once into scripts/node22/ (its own package.json and
+ * lockfile, so its `node` binary never shadows the project's Node in npm scripts).
+ *
+ * Every scenario is applicable unless NOT_APPLICABLE names it with the reason; an applicable one
+ * passes when none of its checks fails (a check in EXEMPT_CHECKS, with its reason, aside) and at
+ * least one succeeds. Exits 1 when an applicable scenario fails. `test/http/conformance.test.ts`
+ * runs this under `npm test`; docs/protocol-revisions.md has the table.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const SCENARIOS = [
-  "server-initialize",
-  "ping",
-  "tools-list",
-  "logging-set-level",
-  "dns-rebinding-protection",
-  "server-sse-multiple-streams",
-  // Priming event and retry field pass; its resume check wants the suite's test_reconnection tool
-  // and stays a warning (our own resume tests: test/fleet/).
-  "server-sse-polling",
-];
+export const REVISIONS = ["2025-11-25", "2026-07-28"];
+
+const FIXTURE_TOOL = "calls the suite's own test tool (test_*), which this server does not have by design";
+const FIXTURE_PROMPT = "reads the suite's own prompts: this server has no prompts capability";
+const FIXTURE_RESOURCE =
+  "reads the suite's own test:// resources: this server's resources are its webdata:// links";
+const TASKS_EXTENSION =
+  "the io.modelcontextprotocol/tasks extension: the v2 SDK does not implement it yet (not scored for 2026-07-28); long work returns its resumable get_task handle instead";
+
+/** Scenarios that cannot apply to this server, by revision, with the reason. */
+export const NOT_APPLICABLE = {
+  "2025-11-25": {
+    "completion-complete": "completion/complete of the suite's own prompt: this server has no completions",
+    "tools-call-simple-text": FIXTURE_TOOL,
+    "tools-call-image": FIXTURE_TOOL,
+    "tools-call-audio": FIXTURE_TOOL,
+    "tools-call-embedded-resource": FIXTURE_TOOL,
+    "tools-call-mixed-content": FIXTURE_TOOL,
+    "tools-call-with-logging": FIXTURE_TOOL,
+    "tools-call-error": FIXTURE_TOOL,
+    "tools-call-with-progress": FIXTURE_TOOL,
+    "tools-call-sampling": `${FIXTURE_TOOL} (and this server never asks for sampling)`,
+    "tools-call-elicitation": `${FIXTURE_TOOL} (and this server never asks for elicitation)`,
+    "elicitation-sep1034-defaults": FIXTURE_TOOL,
+    "elicitation-sep1330-enums": FIXTURE_TOOL,
+    "resources-read-text": FIXTURE_RESOURCE,
+    "resources-read-binary": FIXTURE_RESOURCE,
+    "resources-templates-read": FIXTURE_RESOURCE,
+    "resources-subscribe": "resources/subscribe: this server's links are read on demand, not subscribable",
+    "resources-unsubscribe":
+      "resources/unsubscribe: this server's links are read on demand, not subscribable",
+    "prompts-list": FIXTURE_PROMPT,
+    "prompts-get-simple": FIXTURE_PROMPT,
+    "prompts-get-with-args": FIXTURE_PROMPT,
+    "prompts-get-embedded-resource": FIXTURE_PROMPT,
+    "prompts-get-with-image": FIXTURE_PROMPT,
+    "json-schema-2020-12": "calls the suite's own json_schema_2020_12_tool (pending, not scored)",
+  },
+  "2026-07-28": {
+    "completion-complete": "completion/complete of the suite's own prompt: this server has no completions",
+    "tools-call-simple-text": FIXTURE_TOOL,
+    "tools-call-image": FIXTURE_TOOL,
+    "tools-call-audio": FIXTURE_TOOL,
+    "tools-call-embedded-resource": FIXTURE_TOOL,
+    "tools-call-mixed-content": FIXTURE_TOOL,
+    "tools-call-error": FIXTURE_TOOL,
+    "tools-call-with-progress": FIXTURE_TOOL,
+    "resources-read-text": FIXTURE_RESOURCE,
+    "resources-read-binary": FIXTURE_RESOURCE,
+    "resources-templates-read": FIXTURE_RESOURCE,
+    "prompts-list": FIXTURE_PROMPT,
+    "prompts-get-simple": FIXTURE_PROMPT,
+    "prompts-get-with-args": FIXTURE_PROMPT,
+    "prompts-get-embedded-resource": FIXTURE_PROMPT,
+    "prompts-get-with-image": FIXTURE_PROMPT,
+    "input-required-result-basic-elicitation": `${FIXTURE_TOOL}: this server never needs input mid-call`,
+    "input-required-result-basic-sampling": `${FIXTURE_TOOL}: this server never needs input mid-call`,
+    "input-required-result-basic-list-roots": `${FIXTURE_TOOL}: this server never needs input mid-call`,
+    "input-required-result-request-state": `${FIXTURE_TOOL}: this server never needs input mid-call`,
+    "input-required-result-multiple-input-requests": `${FIXTURE_TOOL}: this server never needs input mid-call`,
+    "input-required-result-multi-round": `${FIXTURE_TOOL}: this server never needs input mid-call`,
+    "input-required-result-non-tool-request": `${FIXTURE_PROMPT}: this server never needs input mid-request`,
+    "input-required-result-result-type": `${FIXTURE_TOOL}: this server never needs input mid-call`,
+    "input-required-result-tampered-state": `${FIXTURE_TOOL}: this server never needs input mid-call`,
+    "input-required-result-capability-check": `${FIXTURE_TOOL}: this server never needs input mid-call`,
+    "tasks-lifecycle": TASKS_EXTENSION,
+    "tasks-capability-negotiation": TASKS_EXTENSION,
+    "tasks-wire-fields": TASKS_EXTENSION,
+    "tasks-request-state-removal": TASKS_EXTENSION,
+    "tasks-mrtr-input": TASKS_EXTENSION,
+    "tasks-request-headers": TASKS_EXTENSION,
+    "tasks-dispatch-and-envelope": TASKS_EXTENSION,
+    "tasks-status-notifications": TASKS_EXTENSION,
+    "tasks-required-task-error": TASKS_EXTENSION,
+    "tasks-mrtr-composition": TASKS_EXTENSION,
+    "json-schema-2020-12": "calls the suite's own json_schema_2020_12_tool (pending, not scored)",
+    "http-custom-header-server-validation":
+      "needs a tool with x-mcp-header parameters; this server has none (pending, not scored)",
+  },
+};
+
+/** Single checks of applicable scenarios that cannot apply, with the reason. */
+export const EXEMPT_CHECKS = {
+  "sep-2575-server-rejects-undeclared-capability": "needs the suite's test_missing_capability tool",
+  "sep-2575-missing-capability-http-400": "needs the suite's test_missing_capability tool",
+  "sep-2575-http-server-no-independent-requests-on-stream":
+    "needs the suite's test_streaming_elicitation tool",
+  "sep-2575-server-no-log-without-loglevel":
+    "needs the suite's test_logging_tool (our own test: test/http/modern.test.ts)",
+  "sep-2549-prompts-list-caching-hints": "this server has no prompts capability: prompts/list is -32601",
+};
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CONFORMANCE = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 const CLI = join(ROOT, "dist/cli.js");
+const NODE22_DIR = join(ROOT, "scripts/node22");
 
-function run(args, { timeoutMs = 60_000 } = {}) {
+/** A Node that runs the suite: this one when it is 22 or newer, else the npm registry's `node@22`. */
+export function suiteNode() {
+  if (Number(process.versions.node.split(".")[0]) >= 22) return process.execPath;
+  const bin = join(NODE22_DIR, "node_modules/.bin/node");
+  if (!existsSync(bin)) {
+    process.stderr.write("conformance: installing Node 22 from the npm registry into scripts/node22/\n");
+    execFileSync("npm", ["ci", "--prefix", NODE22_DIR, "--no-audit", "--no-fund"], { stdio: "inherit" });
+  }
+  return bin;
+}
+
+function run(command, args, { timeoutMs = 120_000 } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (d) => {
       output += d;
@@ -52,47 +150,59 @@ function run(args, { timeoutMs = 60_000 } = {}) {
   });
 }
 
-async function findChecks(dir) {
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name === "checks.json") {
-      return JSON.parse(await readFile(join(entry.parentPath ?? entry.path, entry.name), "utf8"));
-    }
-  }
-  return [];
-}
-
-/**
- * One scenario through the conformance CLI. `passed`: exit 0, at least one SUCCESS and no
- * FAILURE among its checks.
- */
-export async function runScenario(url, scenario) {
-  const out = await mkdtemp(join(tmpdir(), "wd-conformance-"));
-  try {
-    const { code, output } = await run([
-      CONFORMANCE,
-      "server",
-      "--url",
-      url,
-      "--scenario",
-      scenario,
-      "-o",
-      out,
-    ]);
-    const checks = (await findChecks(out)).map((c) => ({
+/** Each scenario's checks from an output folder (one `server-<scenario>-<timestamp>/checks.json` each). */
+async function readResults(dir) {
+  const results = new Map();
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const scenario = entry.name.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
+    const file = join(dir, entry.name, "checks.json");
+    if (!existsSync(file)) continue;
+    const checks = JSON.parse(await readFile(file, "utf8")).map((c) => ({
       id: c.id,
       status: c.status,
       error: c.errorMessage,
     }));
-    const passed =
-      code === 0 && checks.some((c) => c.status === "SUCCESS") && !checks.some((c) => c.status === "FAILURE");
-    return { scenario, passed, exitCode: code, checks, output };
+    results.set(scenario, checks);
+  }
+  return results;
+}
+
+/** A scenario's verdict: not applicable (with why), or passed/failed over its non-exempt checks. */
+export function verdict(revision, scenario, checks) {
+  const reason = NOT_APPLICABLE[revision]?.[scenario];
+  if (reason) return { scenario, applies: false, reason, checks };
+  const counted = checks.filter((c) => !EXEMPT_CHECKS[c.id]);
+  const failed = counted.filter((c) => c.status === "FAILURE");
+  const passed = failed.length === 0 && counted.some((c) => c.status === "SUCCESS");
+  const exempt = checks
+    .filter((c) => EXEMPT_CHECKS[c.id])
+    .map((c) => ({ id: c.id, reason: EXEMPT_CHECKS[c.id] }));
+  return { scenario, applies: true, passed, failed, exempt, checks };
+}
+
+/** One revision's frozen requirement set through the conformance CLI. */
+export async function runRevision(url, revision) {
+  const out = await mkdtemp(join(tmpdir(), "wd-conformance-"));
+  try {
+    const { code, output } = await run(suiteNode(), [
+      CONFORMANCE,
+      "server",
+      "--url",
+      url,
+      "--requirements",
+      revision,
+      "-o",
+      out,
+    ]);
+    const results = await readResults(out);
+    if (results.size === 0)
+      throw new Error(`conformance ${revision} produced no results (exit ${code}):\n${output}`);
+    const verdicts = [...results].map(([scenario, checks]) => verdict(revision, scenario, checks));
+    return { revision, exitCode: code, verdicts, output };
   } finally {
     await rm(out, { recursive: true, force: true });
   }
-}
-
-export function runScenarios(url, scenarios = SCENARIOS) {
-  return Promise.all(scenarios.map((s) => runScenario(url, s)));
 }
 
 /** Spawns the built server in sandbox mode; resolves with its URL and a stop function. */
@@ -112,28 +222,42 @@ export async function spawnServer() {
   const stop = () =>
     new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
+      child.once("exit", (code) => resolve(code));
       child.kill("SIGTERM");
     });
   return { url, stop };
+}
+
+function print(run) {
+  process.stdout.write(`\n${run.revision}\n`);
+  for (const v of run.verdicts.sort((a, b) => Number(b.applies) - Number(a.applies))) {
+    if (!v.applies) {
+      process.stdout.write(`  n/a   ${v.scenario}: ${v.reason}\n`);
+      continue;
+    }
+    const counts = v.checks.map((c) => c.status).join(", ");
+    process.stdout.write(`  ${v.passed ? "PASS" : "FAIL"}  ${v.scenario}  (${counts})\n`);
+    for (const c of v.failed) process.stdout.write(`        ${c.id}: ${c.error}\n`);
+    for (const c of v.exempt) process.stdout.write(`        exempt ${c.id}: ${c.reason}\n`);
+  }
 }
 
 async function main() {
   const i = process.argv.indexOf("--url");
   const given = i > 0 ? process.argv[i + 1] : undefined;
   const server = given ? { url: given, stop: async () => {} } : await spawnServer();
+  let runs;
   try {
-    const results = await runScenarios(server.url);
-    for (const r of results) {
-      const counts = r.checks.map((c) => c.status).join(", ") || "no checks";
-      process.stdout.write(`${r.passed ? "PASS" : "FAIL"}  ${r.scenario}  (${counts})\n`);
-      for (const c of r.checks)
-        if (c.status === "FAILURE") process.stdout.write(`      ${c.id}: ${c.error}\n`);
-    }
-    process.exitCode = results.every((r) => r.passed) ? 0 : 1;
+    suiteNode();
+    runs = await Promise.all(REVISIONS.map((r) => runRevision(server.url, r)));
   } finally {
     await server.stop();
   }
+  const ok = runs.every((r) => r.verdicts.every((v) => !v.applies || v.passed));
+  if (process.argv.includes("--json")) {
+    process.stdout.write(`${JSON.stringify(runs.map(({ output: _, ...r }) => r))}\n`);
+  } else runs.forEach(print);
+  process.exitCode = ok ? 0 : 1;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -20,8 +20,9 @@ import { argumentProblems } from "../tools/argument-errors.js";
 import { errorResult, invalidArguments } from "../tools/errors.js";
 import { normalizeArgs } from "../tools/normalize-args.js";
 import type { McpTasks, ToolDefinition } from "../tools/tool.js";
+import type { CallScope } from "./call-scope.js";
 import type { FairShare } from "./fair-share.js";
-import { type Extra, runTool, type ToolDeps } from "./run-tool.js";
+import { type Extra, runTool, type ToolArgs, type ToolDeps } from "./run-tool.js";
 import { TASK_POLL_MS, TASK_WAIT_MS, type TaskWork, taskTtl } from "./tasks.js";
 import { inputJsonSchema, inputSchema } from "./tool-schemas.js";
 
@@ -56,6 +57,41 @@ async function inSlot(
   }
 }
 
+/** The tool's arguments checked (a bad one is the `invalid_argument` result naming it). */
+export function checkArguments(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  deps: Pick<ToolDeps, "redact">,
+): { ok: true; data: ToolArgs } | { ok: false; result: CallToolResult } {
+  const schema = inputSchema(tool);
+  const normalized = normalizeArgs(schema, args);
+  // Depth first, without recursion: zod and the wording of a bad value recurse into it.
+  const tooDeep = depthProblem(normalized);
+  const checked = tooDeep ? undefined : schema.safeParse(normalized);
+  if (checked?.success) return { ok: true, data: checked.data };
+  const problems = checked
+    ? argumentProblems(checked.error, { tool: tool.name, json: inputJsonSchema(tool), args })
+    : [tooDeep as string];
+  return { ok: false, result: errorResult(invalidArguments(tool.name, problems), deps.redact) };
+}
+
+/**
+ * The one runner of a plain call, for both revisions: checked arguments, the caller's slot for
+ * long work, the bounded wait (`WEBDATA_WAIT_MS`: long work past it returns its resumable handle).
+ */
+export function runCall(
+  tool: ToolDefinition,
+  args: ToolArgs,
+  deps: CallDeps,
+  scope: CallScope,
+): Promise<CallToolResult> {
+  const callDeps = scope.log ? { ...deps, log: scope.log } : deps;
+  const deadline = Date.now() + deps.config.waitMs;
+  return inSlot(tool, scope.principal, deps, scope.signal, () =>
+    runTool(tool, args, callDeps, { ...scope, deadline }),
+  );
+}
+
 export async function callTool(
   request: Pick<CallToolRequest, "params">,
   extra: Extra,
@@ -80,16 +116,9 @@ export async function callTool(
   // Every record counts against its principal's cap, a failed one (bad arguments) too.
   if (task && extra.taskStore && principal && deps.fairShare)
     await deps.fairShare.admitTask(principal.id, ttl);
-  const schema = inputSchema(tool);
-  const normalized = normalizeArgs(schema, args);
-  // Depth first, without recursion: zod and the wording of a bad value recurse into it.
-  const tooDeep = depthProblem(normalized);
-  const checked = tooDeep ? undefined : schema.safeParse(normalized);
-  if (!checked?.success) {
-    const problems = checked
-      ? argumentProblems(checked.error, { tool: tool.name, json: inputJsonSchema(tool), args })
-      : [tooDeep as string];
-    const result = errorResult(invalidArguments(tool.name, problems), deps.redact);
+  const checked = checkArguments(tool, args, deps);
+  if (!checked.ok) {
+    const { result } = checked;
     if (!task || !extra.taskStore) return result;
     const failed = await extra.taskStore.createTask({ ttl, pollInterval: TASK_POLL_MS });
     await extra.taskStore.storeTaskResult(failed.taskId, "failed", result);
@@ -100,17 +129,13 @@ export async function callTool(
     cancel: (taskId) => deps.work.cancel(taskId, extra.sessionId, "cancelled with the cancel tool"),
   };
   if (!task || !extra.taskStore) {
-    const deadline = Date.now() + deps.config.waitMs;
-    return inSlot(tool, principal, deps, extra.signal, () =>
-      runTool(tool, checked.data, deps, {
-        principal,
-        signal: extra.signal,
-        deadline,
-        progressToken,
-        sendNotification: extra.sendNotification,
-        tasks,
-      }),
-    );
+    return runCall(tool, checked.data, deps, {
+      principal,
+      signal: extra.signal,
+      progressToken,
+      sendNotification: extra.sendNotification,
+      tasks,
+    });
   }
   const store = extra.taskStore;
   const created = await store.createTask({ ttl, pollInterval: TASK_POLL_MS });

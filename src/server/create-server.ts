@@ -38,6 +38,7 @@ import type { ServerExtension, ToolDefinition, ToolServices } from "../tools/too
 import { exposesTool, isToolset } from "../toolsets.js";
 import { CallRequestSchema } from "./call-request.js";
 import type { FairShare } from "./fair-share.js";
+import { INSTRUCTIONS } from "./instructions.js";
 import { DeferredJsonSchemaValidator } from "./json-schema-validator.js";
 import { createLogger, type ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
@@ -95,13 +96,12 @@ export interface WebDataServer {
   eventStore?: EventStore;
   /** Settles when the tools are loaded and every extension's start-up work has (errors are logged). */
   ready: Promise<void>;
+  /** The loaded tools and their runner, revision-neutral (the 2026-07-28 path serves from it). */
+  runtime(): Promise<Runtime>;
+  /** The tools as `tools/list` answers them now (the build-time list until the tools are loaded). */
+  listTools(): Promise<Tool[]>;
   close(): Promise<void>;
 }
-
-const INSTRUCTIONS =
-  "Web data tools: search engines (serp_search), page content as Markdown (extract_page, extract_batch), " +
-  "site map and crawl, pre-built extraction agents and templates. Long work returns a handle when it " +
-  "runs past the wait limit: continue it with get_task using the ids given.";
 
 /** The build-time list (dist/tool-list.json) for this configuration, when it is there and current. */
 function buildTimeList(config: Config): Tool[] | undefined {
@@ -239,16 +239,20 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   // are warm for the first call without slowing the handshake.
   if (!prelisted) void runtime().catch(() => {});
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    let tools = loaded || !prelisted ? undefined : prelisted;
-    // Answered from the build-time list: the tools load shortly after, not while the client is
-    // still reading this answer (a call in the meantime loads them at once).
-    if (tools) warmSoon();
-    else {
-      const rt = await runtime();
-      if (gates.length > 0) await Promise.allSettled(gates);
-      tools = rt.listed();
+  /** The list as it stands: the build-time one until the tools are loaded, when it can answer. */
+  const listNow = async (): Promise<Tool[]> => {
+    if (!loaded && prelisted) {
+      // Answered from the build-time list: the tools load shortly after, not while the client is
+      // still reading this answer (a call in the meantime loads them at once).
+      warmSoon();
+      return prelisted;
     }
+    const rt = await runtime();
+    if (gates.length > 0) await Promise.allSettled(gates);
+    return rt.listed() as Tool[];
+  };
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = await listNow();
     answered = JSON.stringify(tools);
     notified = false;
     return { tools };
@@ -293,6 +297,8 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       ready ??= runtime().then((rt) => rt.ready);
       return ready;
     },
+    runtime,
+    listTools: listNow,
     close,
   };
 }

@@ -19,13 +19,13 @@ import type { Telemetry } from "../telemetry/index.js";
 import { type CreateServerOptions, createServer, type WebDataServer } from "./create-server.js";
 import { CallerSlots, type FairShareLimits } from "./fair-share.js";
 import { ApiServers } from "./http/api-servers.js";
-import { buildApp, type HttpApp, MCP_PATH } from "./http/app.js";
+import { buildApp, type HttpApp, MAX_BODY, MCP_PATH } from "./http/app.js";
 import { type Authenticator, oauthAuthenticate, staticTokenAuthenticator } from "./http/auth.js";
 import { requireBearer } from "./http/bearer.js";
 import { CallbackRegistry } from "./http/callbacks.js";
 import { CallRegistry } from "./http/calls.js";
 import { type AllowList, buildAllowList, canonicalHost, isLoopbackHost } from "./http/guard.js";
-import { McpEndpoint, RETRY_MS } from "./http/mcp.js";
+import { API_KEY_HEADER, McpEndpoint, RETRY_MS } from "./http/mcp.js";
 import { listenMetrics, metricsRoutes } from "./http/metrics.js";
 import type { ResourceServer } from "./http/oauth/resource-server.js";
 import type { OAuthSettings } from "./http/oauth/settings.js";
@@ -34,6 +34,7 @@ import { json, rpcError } from "./http/respond.js";
 import type { SessionStreams } from "./http/session-streams.js";
 import { DEFAULT_SESSION_LIMITS } from "./http/sessions.js";
 import { type HttpState, openState } from "./http/state.js";
+import type { ModernEndpoint } from "./modern/http.js";
 
 export { MCP_PATH } from "./http/app.js";
 export { API_KEY_HEADER } from "./http/mcp.js";
@@ -149,6 +150,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     authenticate,
     open,
     mcp: parts.mcp,
+    modern: parts.modern,
     callbacks: () => late.callbacks,
     health: () => health(state, parts, late),
     extraRoutes: (app) => {
@@ -201,6 +203,7 @@ interface Parts {
   servers: ApiServers;
   streams: SessionStreams;
   mcp: McpEndpoint;
+  modern: ModernEndpoint;
   countSessions(): Promise<number>;
   started: number;
 }
@@ -219,8 +222,23 @@ async function wire(options: HttpServerOptions, state: HttpState, late: Late, lo
     rateStore: fleet?.rateStore,
     callbacks: () => late.callbacks,
     keyScope,
-    toolsChanged: (scope) => void streams.toolsChanged(scope),
+    toolsChanged: (scope) => {
+      void streams.toolsChanged(scope);
+      modern.toolsChanged(scope);
+    },
     maxClients: options.maxClients,
+    log,
+  });
+  // Revision 2026-07-28 beside 2025-11-25 on the same /mcp (loaded here: stdio never loads it).
+  const { createModernEndpoint } = await import("./modern/http.js");
+  const modern: ModernEndpoint = createModernEndpoint({
+    config: options.config,
+    hash,
+    maxBodyBytes: MAX_BODY,
+    keyHeader: { name: API_KEY_HEADER, allowed: options.config.httpAllowKeyHeader ?? !options.oauth },
+    serverFor: (apiKey) => servers.serverFor(apiKey),
+    keyScope,
+    draining: () => late.draining,
     log,
   });
   const streams: SessionStreams = await state.openStreams({
@@ -259,7 +277,7 @@ async function wire(options: HttpServerOptions, state: HttpState, late: Late, lo
     instrument: telemetry && ((transport) => telemetry.instrument(transport)),
     log,
   });
-  return { servers, streams, mcp, countSessions, started: Date.now() } satisfies Parts;
+  return { servers, streams, mcp, modern, countSessions, started: Date.now() } satisfies Parts;
 }
 
 /** `/healthz`: the status for anyone, the counters for an authenticated caller (`app.ts`). */
@@ -272,6 +290,8 @@ async function health(state: HttpState, parts: Parts, late: Late) {
       sessions: await parts.countSessions(),
       uptime_s: Math.floor((Date.now() - parts.started) / 1000),
       ...parts.mcp.health(),
+      active_requests_2026: parts.modern.active,
+      calls_running_2026: parts.modern.calls,
       streams_open: parts.streams.live,
       tasks_running: state.taskWork.running,
       long_calls_waiting: state.fairShare.waiting,
@@ -420,6 +440,7 @@ function shutdownOf(
       server.closeIdleConnections();
       await parts.mcp.whenIdle(AbortSignal.timeout(drainMs));
       await parts.mcp.abortAll(SHUTDOWN_MESSAGE);
+      parts.modern.close();
       parts.streams.close();
       await parts.servers.close();
       late.callbacks?.close();

@@ -49,19 +49,36 @@ export async function readResourceRequest(
   deps: ToolDeps,
 ): Promise<ReadResourceResult> {
   const { uri } = request.params;
+  const read = await readFor(uri, { principal: principalIn(extra.authInfo), signal: extra.signal }, deps);
+  if (read.ok) return { contents: read.contents };
+  throw read.missing ? notFound(uri) : new McpError(ErrorCode.InternalError, read.message);
+}
+
+/** What reading a link gives, whichever revision asked: its contents, "not found", or a failure. */
+export type ReadOutcome =
+  | { ok: true; contents: ReadResourceResult["contents"] }
+  | { ok: false; missing: true }
+  | { ok: false; missing: false; message: string };
+
+/** Reads one `webdata://` link for `scope`'s principal (another principal's link is "not found"). */
+export async function readFor(
+  uri: string,
+  scope: { principal?: Principal; signal: AbortSignal },
+  deps: ToolDeps,
+): Promise<ReadOutcome> {
   const ref = parseResourceUri(uri);
-  if (!ref) throw notFound(uri);
-  const principal = principalIn(extra.authInfo);
+  if (!ref) return { ok: false, missing: true };
+  const { principal } = scope;
   if (principal?.sharedKey && deps.ownership) {
     const [mine] = await deps.ownership.owned(principal.id, [linkRef(baseUri(ref))]);
-    if (!mine) throw notFound(uri);
+    if (!mine) return { ok: false, missing: true };
   }
   try {
-    return { contents: [await readResource(uri, ref, deps.client, { signal: extra.signal })] };
+    return { ok: true, contents: [await readResource(uri, ref, deps.client, { signal: scope.signal })] };
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.code === "not_found"))
-      throw notFound(uri);
+      return { ok: false, missing: true };
     const message = error instanceof Error ? error.message : String(error);
-    throw new McpError(ErrorCode.InternalError, deps.redact(`Could not read ${uri}: ${message}`));
+    return { ok: false, missing: false, message: deps.redact(`Could not read ${uri}: ${message}`) };
   }
 }

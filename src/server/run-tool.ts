@@ -4,12 +4,7 @@
  * a throw into an error result. Used for plain calls and for MCP task work alike.
  */
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type {
-  CallToolResult,
-  ProgressToken,
-  ServerNotification,
-  ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { linkSignals, shareSignal } from "../api/abort.js";
 import type { WebDataClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
@@ -18,18 +13,11 @@ import { ProgressTracker } from "../async/progress.js";
 import { type WaitOutcome, waitFor } from "../async/wait.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import type { Principal } from "../principal.js";
 import { errorResult, isExpected } from "../tools/errors.js";
 import { withLinksInText } from "../tools/resources.js";
 import { pendingResult } from "../tools/result.js";
-import type {
-  McpTasks,
-  ProgressUpdate,
-  ToolContext,
-  ToolDefinition,
-  ToolResult,
-  ToolServices,
-} from "../tools/tool.js";
+import type { ProgressUpdate, ToolContext, ToolDefinition, ToolResult, ToolServices } from "../tools/tool.js";
+import type { CallScope, ProgressNotice } from "./call-scope.js";
 import type { OwnershipStore } from "./ownership.js";
 import { ownedClient } from "./ownership-hook.js";
 import { claimLinks } from "./resources.js";
@@ -50,14 +38,9 @@ export interface ToolDeps {
   ownership?: OwnershipStore;
 }
 
-export interface CallOptions {
-  /** Who the call is for (HTTP); with `ToolDeps.ownership` it scopes the client. */
-  principal?: Principal;
-  signal: AbortSignal;
+/** The call's scope (./call-scope.ts) plus its deadline. */
+export interface CallOptions extends CallScope {
   deadline: number;
-  progressToken?: ProgressToken;
-  sendNotification: Extra["sendNotification"];
-  tasks?: McpTasks;
 }
 
 export function toCallToolResult(result: ToolResult<unknown>, redact: (s: string) => string): CallToolResult {
@@ -82,7 +65,7 @@ function makeProgress(opts: CallOptions): ToolContext["progress"] {
     if (total !== undefined && total >= progress) params.total = total;
     if (update.message) params.message = update.message;
     await opts
-      .sendNotification({ method: "notifications/progress", params } as ServerNotification)
+      .sendNotification({ method: "notifications/progress", params } as ProgressNotice)
       .catch(() => {});
   };
 }

@@ -4,7 +4,11 @@
  * definitions and their handlers, the agent catalog extension, argument and result checks. Holds
  * the tool set — the configured toolsets plus the groups extensions set — and runs the calls.
  */
-import type { CallToolRequest, ReadResourceRequest } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolRequest,
+  CallToolResult,
+  ReadResourceRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { WebDataClient } from "../api/client.js";
 import type { ApiObserver } from "../api/observer.js";
@@ -12,14 +16,15 @@ import type { Config } from "../config.js";
 import { closeOwnCatalog } from "../tools/agent-run.js";
 import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
 import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "../tools/tool.js";
-import { callTool } from "./call-tool.js";
+import type { CallScope } from "./call-scope.js";
+import { callTool, checkArguments, runCall } from "./call-tool.js";
 import { clientOptionsFrom } from "./client-options.js";
 import type { FairShare } from "./fair-share.js";
 import type { DeferredJsonSchemaValidator } from "./json-schema-validator.js";
 import { listTools } from "./list-tools.js";
 import type { Logger, ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
-import { readResourceRequest, resourceTemplates } from "./resources.js";
+import { type ReadOutcome, readFor, readResourceRequest, resourceTemplates } from "./resources.js";
 import type { Extra } from "./run-tool.js";
 import type { TaskWork } from "./tasks.js";
 
@@ -52,6 +57,15 @@ export interface Runtime {
   call(request: Pick<CallToolRequest, "params">, extra: Extra, log?: Logger): ReturnType<typeof callTool>;
   read(request: Pick<ReadResourceRequest, "params">, extra: Extra): ReturnType<typeof readResourceRequest>;
   templates(): ReturnType<typeof resourceTemplates>;
+  /**
+   * A plain call in an explicit scope (the 2026-07-28 path): `undefined` for a tool this server
+   * does not have; bad arguments are the `invalid_argument` result.
+   */
+  run(name: string, args: Record<string, unknown>, scope: CallScope): Promise<CallToolResult> | undefined;
+  /** Redacts the configured secrets (the server's key, or the caller's own) from text. */
+  redact(text: string): string;
+  /** Reads a `webdata://` link in an explicit scope (the 2026-07-28 path). */
+  readIn(uri: string, scope: Pick<CallScope, "principal" | "signal">): Promise<ReadOutcome>;
   /** Settles when every extension's start-up work has (errors are logged, never thrown). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -117,6 +131,14 @@ export function startRuntime(input: RuntimeInput): Runtime {
       callTool(request, extra, input.toolMap.get(request.params.name), log ? { ...deps, log } : deps),
     read: (request, extra) => readResourceRequest(request, extra, deps),
     templates: resourceTemplates,
+    run(name, args, scope) {
+      const tool = input.toolMap.get(name);
+      if (!tool) return undefined;
+      const checked = checkArguments(tool, args, deps);
+      return checked.ok ? runCall(tool, checked.data, deps, scope) : Promise.resolve(checked.result);
+    },
+    readIn: (uri, scope) => readFor(uri, scope, deps),
+    redact: input.redact,
     ready,
     close: async () => {
       await closeOwnCatalog(input.services);

@@ -5,6 +5,7 @@ import { startTelemetry } from "../telemetry/index.js";
 import { AnsweringTransport } from "./answering-transport.js";
 import { createServer } from "./create-server.js";
 import { ProtocolGuard } from "./protocol-guard.js";
+import { firstMessageEra } from "./stdio-era.js";
 import { registryToolNames } from "./tool-names.js";
 import { SERVER_NAME, VERSION } from "./version.js";
 
@@ -17,10 +18,29 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
     toolNames: registryToolNames,
   });
   const app = createServer({ config, observer: telemetry?.apiObserver });
+  // The first message decides the revision for the process; a 2026-07-28 one loads the v2 SDK.
+  const { era, input } = await firstMessageEra(process.stdin);
+  if (era === "modern") {
+    const { serveModernStdio } = await import("./modern/stdio.js");
+    const served = serveModernStdio(config, app, input);
+    const end = async () => {
+      await served.close().catch(() => {});
+      await app.close().catch(() => {});
+      await telemetry?.shutdown().catch(() => {});
+      await onClose?.().catch(() => {});
+      process.exit(0);
+    };
+    process.stdin.on("end", () => void end());
+    process.on("SIGINT", () => void end());
+    process.on("SIGTERM", () => void end());
+    return;
+  }
   // Knows the calls still unanswered: a SIGTERM answers them with an error before exiting.
   // Telemetry wraps inside it, so the answers `failPending` sends end their spans too.
   // The guard answers what the SDK would not: unreadable lines, bad params, a second initialize.
-  const stdio = new ProtocolGuard(new StdioServerTransport(), { answerUnreadable: true });
+  const stdio = new ProtocolGuard(new StdioServerTransport(input, process.stdout), {
+    answerUnreadable: true,
+  });
   const transport = new AnsweringTransport(telemetry?.instrument(stdio, { network: "pipe" }) ?? stdio);
   let stopping = false;
   const stop = async (code: number) => {

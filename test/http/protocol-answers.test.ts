@@ -32,7 +32,9 @@ describe("MCP-Protocol-Version", () => {
     async (v) => {
       const ping = await post({ jsonrpc: "2.0", id: 2, method: "ping" }, v);
       expect(ping.status).toBe(400);
-      expect(ping.body).toMatch(/protocol version/i);
+      // A version that is not a 2025 one is sorted to the 2026-07-28 path by the SDK's classifier
+      // (isLegacyRequest), which answers it there: still a 400 naming the header.
+      expect(ping.body).toMatch(/protocol[- ]version/i);
       const headers = { "mcp-session-id": session, "mcp-protocol-version": v };
       const get = await raw(fx.http.url, {
         method: "GET",

@@ -31,6 +31,11 @@ export interface AppDeps {
   /** No credential is asked at all (no token, no OAuth, no authenticator given): /mcp is open. */
   open: boolean;
   mcp: McpEndpoint;
+  /** Revision 2026-07-28 requests (`../modern/http.ts`); everything 2025-era goes to `mcp`. */
+  modern?: {
+    isLegacy(request: Request): Promise<boolean>;
+    handle(request: Request, auth: HttpEnv["Variables"]["auth"]): Promise<Response>;
+  };
   callbacks(): CallbackRegistry | undefined;
   health(): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Adds routes beside the built-in ones (after the Host/Origin guard, before the 404). */
@@ -72,6 +77,8 @@ export function buildApp(deps: AppDeps): HttpApp {
         "mcp-session-id",
         "mcp-protocol-version",
         "last-event-id",
+        "mcp-method",
+        "mcp-name",
         "x-webdata-api-key",
       ],
       exposeHeaders: ["mcp-session-id", "mcp-protocol-version"],
@@ -97,7 +104,12 @@ export function buildApp(deps: AppDeps): HttpApp {
     }),
   );
   app.use(MCP_PATH, requireBearer(deps.authenticate, deps.open));
-  app.all(MCP_PATH, (c) => deps.mcp.handle(c, c.get("auth")));
+  app.all(MCP_PATH, async (c) => {
+    // The SDK's own classifier picks the revision per request: no envelope → the sessionful path.
+    if (deps.modern && !(await deps.modern.isLegacy(c.req.raw)))
+      return deps.modern.handle(c.req.raw, c.get("auth"));
+    return deps.mcp.handle(c, c.get("auth"));
+  });
 
   app.use(
     `${CALLBACK_PATH}*`,
