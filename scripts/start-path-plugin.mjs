@@ -1,6 +1,8 @@
 // The esbuild plugin that keeps the stdio start-up path small (scripts/bundle.mjs uses it; so does
 // the peers bench for its SDK floor, bench/sdk-floor.mjs, so both are bundled alike).
 import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import ts from "typescript";
 
 /**
@@ -18,12 +20,21 @@ import ts from "typescript";
  *   <call>)()`: the same value, built at the same point of the module's evaluation, but a schema no
  *   code of a chunk uses is left out of that chunk (the start path keeps the ones `Server`,
  *   `Protocol`, the stdio transport and our guard name, and those they are built from).
+ * - zod's `fromJSONSchema` (used by the agents' chunk only) builds its local `z` by spreading
+ *   zod's classic `schemas` and `checks` namespaces: every classic schema constructor and check is
+ *   then live, and esbuild keeps a file's live parts in the one chunk that file is in, the zod
+ *   chunk the start path loads (77 kB of 457). That object is rewritten to name only the members
+ *   `fromJSONSchema` reads (`z.string`, `z.iso.date`, …), each from the module that exports it.
  */
 export const startPath = {
   name: "start-path",
   setup(b) {
     b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]types\.js$/ }, async (args) => ({
       contents: pureSchemas(await readFile(args.path, "utf8"), args.path),
+      loader: "js",
+    }));
+    b.onLoad({ filter: /zod[\\/]v4[\\/]classic[\\/]from-json-schema\.js$/ }, async (args) => ({
+      contents: await namedMembers(await readFile(args.path, "utf8"), args.path),
       loader: "js",
     }));
     b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
@@ -63,4 +74,30 @@ function pureSchemas(source, path) {
     out = `${out.slice(0, start)}/* @__PURE__ */ (() => ${out.slice(start, end)})()${out.slice(end)}`;
   }
   return out;
+}
+
+const SPREAD_Z = /^const z = \{\s*\.\.\._schemas,\s*\.\.\._checks,\s*iso: _iso,\s*\};$/m;
+
+/** zod's from-json-schema.js with its spread `z` replaced by the members it reads, by name. */
+async function namedMembers(source, path) {
+  if (!SPREAD_Z.test(source)) throw new Error(`bundle: ${path} no longer builds its z as expected`);
+  const load = (name) => import(pathToFileURL(join(dirname(path), name)).href);
+  const [schemas, checks, iso] = await Promise.all([load("schemas.js"), load("checks.js"), load("iso.js")]);
+  const uses = (re) => [...new Set([...source.matchAll(re)].map((m) => m[1]))].sort();
+  const from = (name) => {
+    if (name in schemas) return `_schemas.${name}`;
+    if (name in checks) return `_checks.${name}`;
+    throw new Error(`bundle: ${path} reads z.${name}, found in neither schemas.js nor checks.js`);
+  };
+  const members = uses(/\bz\.([A-Za-z_$][\w$]*)/g)
+    .filter((name) => name !== "iso")
+    .map((name) => `${name}: ${from(name)}`);
+  const isoMembers = uses(/\bz\.iso\.([A-Za-z_$][\w$]*)/g).map((name) => {
+    if (!(name in iso)) throw new Error(`bundle: ${path} reads z.iso.${name}, not in iso.js`);
+    return `${name}: _iso.${name}`;
+  });
+  return source.replace(
+    SPREAD_Z,
+    `const z = { ${[...members, `iso: { ${isoMembers.join(", ")} }`].join(", ")} };`,
+  );
 }
