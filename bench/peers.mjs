@@ -3,26 +3,31 @@
 // - spawn → `initialize` + `tools/list` answered (SDK client), median of BENCH_PEERS_SPAWNS (9),
 //   every server once per round (interleaved, so the host's load hits all alike), with each server's
 //   CPU time until then (Linux; steadier than wall time on a loaded host); the floor is
-//   node itself answering both with canned JSON (bench/floor.mjs); with BENCH_BASELINE (a commit)
+//   node itself answering both with canned JSON (bench/floor.mjs), beside it the SDK floor (the SDK's
+//   bare `Server` on its stdio transport, bundled like ours: bench/sdk-floor.mjs); with BENCH_BASELINE (a commit)
 //   or BENCH_BASELINE_CLI (a built dist/cli.js) also an older build of ours (bench/baseline.mjs);
 // - per-call overhead: `extract_page` over the raw API request it makes (the sandbox in a process
 //   of its own) beside Firecrawl's `firecrawl_scrape` over the raw `POST /v2/scrape` (a stub in a
 //   process of its own, bench/firecrawl-stub.mjs, serving the same page), both through the SDK
 //   client; median of BENCH_PEERS_CALLS (600) paired differences after a warm-up, all four calls
 //   taking turns.
+// BENCH_PEERS_ONLY=startup: the start-up rows of this build, the floors (and the baseline) only — no
+// peer installed or spawned, no per-call part (a cheap run on a shared machine).
 // The peers are installed on first use (npm, --ignore-scripts) into a folder under the OS temp
 // folder (BENCH_PEERS_DIR overrides), never into the project; nothing of theirs runs but their own
 // stdio entry point, with a dummy key. Bright Data's server asks api.brightdata.com for its zones
 // before it answers; that request is part of its start-up as a user meets it.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { build } from "esbuild";
 import { request } from "undici";
 import { WebDataClient } from "../dist/api/client.js";
+import { startPath } from "../scripts/start-path-plugin.mjs";
 import { baselineCli } from "./baseline.mjs";
 import { startFirecrawlStub } from "./firecrawl-stub.mjs";
 import { startSandboxProcess } from "./sandbox-process.mjs";
@@ -30,6 +35,7 @@ import { median, printTable, round } from "./table.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./floor.mjs", import.meta.url));
+const SDK_FLOOR = fileURLToPath(new URL("./sdk-floor.mjs", import.meta.url));
 const KEY = "wdk_BENCHQZXJVKWPRTMNHG";
 const FIRECRAWL_KEY = "fc-bench0000000000000000";
 
@@ -142,15 +148,37 @@ async function spawnToList(file, env) {
   return { ms, cpu };
 }
 
+/** bench/sdk-floor.mjs bundled into one file under the OS temp folder, as scripts/bundle.mjs bundles the CLI. */
+async function bundledSdkFloor() {
+  const outfile = join(mkdtempSync(join(tmpdir(), "webdata-bench-sdk-floor-")), "sdk-floor.mjs");
+  await build({
+    entryPoints: [SDK_FLOOR],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    minifySyntax: true,
+    logLevel: "warning",
+    plugins: [startPath],
+    banner: {
+      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+    },
+  });
+  return outfile;
+}
+
 async function startup(sandbox, peers, baseline) {
   const rounds = Number(process.env.BENCH_PEERS_SPAWNS ?? 9);
   const ourEnv = { WEBDATA_BASE_URL: sandbox.url, WEBDATA_API_KEY: KEY };
   const servers = [
     { name: "floor (node answering with canned JSON)", file: FLOOR, env: {} },
+    { name: "SDK floor (the SDK's bare Server on stdio, bundled)", file: await bundledSdkFloor(), env: {} },
     { name: "web-data-mcp (this build)", file: CLI, env: ourEnv },
     ...(baseline ? [{ name: `web-data-mcp (${baseline.label})`, file: baseline.cli, env: ourEnv }] : []),
     ...peers.map((p) => ({ name: `${p.name} ${p.version}`, file: p.path, env: p.env })),
   ];
+  const OURS = 2;
   const runs = servers.map(() => []);
   for (let i = 0; i < rounds; i++) {
     for (const [j, s] of servers.entries()) {
@@ -172,8 +200,8 @@ async function startup(sandbox, peers, baseline) {
       unit: "ms",
       compare:
         j === 0 ? `the floor${cpuText}` : `${round(ms / floor)} × the floor (${round(floor)} ms)${cpuText}`,
-      target: j === 1 ? "≤ 1.5 × the floor" : "reference",
-      ok: j === 1 ? ms <= 1.5 * floor : true,
+      target: j === OURS ? "≤ 1.5 × the floor" : "reference",
+      ok: j === OURS ? ms <= 1.5 * floor : true,
     };
   });
 }
@@ -257,7 +285,8 @@ async function overhead(peers) {
 }
 
 export async function run() {
-  const peers = installedPeers();
+  const startupOnly = process.env.BENCH_PEERS_ONLY === "startup";
+  const peers = startupOnly ? [] : installedPeers();
   const baseline = process.env.BENCH_BASELINE_CLI
     ? baselineCli("HEAD")
     : process.env.BENCH_BASELINE
@@ -270,7 +299,7 @@ export async function run() {
   } finally {
     await sandbox.close();
   }
-  return [...rows, ...(await overhead(peers))];
+  return startupOnly ? rows : [...rows, ...(await overhead(peers))];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
