@@ -17,7 +17,11 @@ export interface ScenarioVerdict {
   checks: ConformanceCheck[];
 }
 export declare function suiteNode(): string;
-export declare function verdict(revision: string, scenario: string, checks: ConformanceCheck[]): ScenarioVerdict;
+export declare function verdict(
+  revision: string,
+  scenario: string,
+  checks: ConformanceCheck[],
+): ScenarioVerdict;
 export declare function runRevision(
   url: string,
   revision: string,

@@ -66,7 +66,10 @@ describe.each([2, 1])("generation %i", (gen) => {
     const statuses: string[] = [];
     const done = await until(
       () => call(sandbox, "GET", `${base}/${record.id}`),
-      (r) => (statuses.push(r.body.status), r.body.status === "success"),
+      (r) => {
+        statuses.push(r.body.status);
+        return r.body.status === "success";
+      },
     );
     expect(statuses).toEqual(["running", "running", "success"]);
     const version = shape(GenerationRecordSchema, done.body).generated_version!;

@@ -17,7 +17,7 @@ import type { SandboxState } from "../context.js";
 import { FAULT_HEADER } from "../faults.js";
 import { type Ctx, notFound, parseBody, parseQuery, validationResponse } from "../http.js";
 import type { GenerationInput } from "../lifecycle/generations.js";
-import { type AnyRoute, NEXT, type Route, route } from "../routing.js";
+import { type AnyRoute, NEXT, route } from "../routing.js";
 import { agentTemplateRecord, templateRecords } from "../templates/as-template.js";
 
 const PATCHABLE = ["/published_version_id", "/display_name", "/description"];

@@ -82,8 +82,7 @@ export const MEDIA_ROUTES: Route[] = [
     1: { path: "/downloads/media/:taskId" },
     handle: (c, { state }) => {
       const task = state.tasks.get(c.req.param("taskId") ?? "");
-      if (!task || task.apiType !== "media" || state.tasks.state(task) !== "success")
-        return notFound(c, "Media");
+      if (task?.apiType !== "media" || state.tasks.state(task) !== "success") return notFound(c, "Media");
       const media = mediaOf(state, task.url);
       return c.body(new Uint8Array(media.bytes), 200, { "content-type": media.type });
     },
