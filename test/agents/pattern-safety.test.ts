@@ -80,4 +80,18 @@ describe("the sandbox", () => {
     ]);
     expect(issues.length).toBe(1);
   });
+
+  it("runs each pattern of one schema as itself, not as the first one compiled", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        site: { type: "string", pattern: "^https?://" },
+        zip: { type: "string", pattern: "^[A-Z]{3}$" },
+      },
+    };
+    expect(checkJsonSchema(schema as never, { site: "https://a.example", zip: "GYG" }, [])).toEqual([]);
+    expect(
+      checkJsonSchema(schema as never, { site: "https://a.example", zip: "gyg" }, []).map((i) => i.loc),
+    ).toEqual([["zip"]]);
+  });
 });

@@ -19,10 +19,18 @@ const TYPE_ERRORS: Record<string, [string, string]> = {
   object: ["dict_type", "Input should be a valid dictionary"],
 };
 
-/** ajv's RegExp engine: RE2 through `matchesPattern` (no backtracking on data's patterns). */
-const linear = Object.assign((pattern: string) => ({ test: (s: string) => matchesPattern(pattern, s) }), {
-  code: "matchesPattern",
-});
+/**
+ * ajv's RegExp engine: RE2 through `matchesPattern` (no backtracking on data's patterns). ajv keys
+ * its compiled patterns by the engine's `toString()`, so each pattern must print as itself: with
+ * one shared string every pattern of a schema ran as the first one compiled.
+ */
+const linear = Object.assign(
+  (pattern: string) => ({
+    test: (s: string) => matchesPattern(pattern, s),
+    toString: () => `/${pattern}/`,
+  }),
+  { code: "matchesPattern" },
+);
 
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, code: { regExp: linear } });
 /** One compiled check per schema object (a version's input_schema does not change). */
