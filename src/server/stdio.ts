@@ -30,7 +30,7 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
       await onClose?.().catch(() => {});
       process.exit(0);
     };
-    process.stdin.on("end", () => void end());
+    input.on("end", () => void end());
     process.on("SIGINT", () => void end());
     process.on("SIGTERM", () => void end());
     return;
@@ -59,7 +59,8 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
   process.on("unhandledRejection", (reason) => {
     app.logger.error(`unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`);
   });
-  process.stdin.on("end", () => void stop(0));
+  // The stream the transport reads: stdin may have ended already while the first line was awaited.
+  input.on("end", () => void stop(0));
   process.on("SIGINT", () => void stop(0));
   process.on("SIGTERM", () => void stop(0));
   await app.server.connect(transport);
