@@ -47,8 +47,10 @@ const ALLOWED: Record<string, string> = {
   "test/api/proxy.test.ts": "an HTTP CONNECT proxy (the fake upstream answers requests, it does not tunnel)",
   "test/http/server.test.ts": "startHttpServer's refusal of 0.0.0.0 without a token is what it tests",
   "test/server/stdio.test.ts": "raw bytes on the stdio transport are what it tests",
-  "test/http/conformance.test.ts": "the official conformance suite, run on Node 22 by scripts/conformance.mjs (its own server and client)",
-  "test/http/modern.test.ts": "the v2 SDK client pinned to 2026-07-28 (the shared connect helper is the 1.x client); `.listen(` is its subscriptions/listen",
+  "test/http/conformance.test.ts":
+    "the official conformance suite, run on Node 22 by scripts/conformance.mjs (its own server and client)",
+  "test/http/modern.test.ts":
+    "the v2 SDK client pinned to 2026-07-28 (the shared connect helper is the 1.x client); `.listen(` is its subscriptions/listen",
   "test/server/protocol-answers.test.ts": "raw lines on the stdio transport are what it tests",
   "test/install/bundle.test.ts": "the unpacked .mcpb started by its manifest's own command",
   "test/cli/shell-sandbox-state.test.ts": "a stand-in process and port for the shell sandbox's state file",
