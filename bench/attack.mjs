@@ -10,13 +10,18 @@
 // - 1,000 initializes with one token, against the global session cap;
 // - another user's call alone and under a 50-task burst (median and p95);
 // - the worst agent `pattern` time (the parameter compiler, in this process);
-// - issue 30's short-call flood and per-user caps, beside a40b9cd's build (bench/attack-caps.mjs).
-// BENCH_ATTACK_PARTS=caps,burst (say) runs only those parts.
+// - issue 30's short-call flood and per-user caps, beside a40b9cd's build (bench/attack-caps.mjs);
+// - issue 30's other findings (jobs, runs, artifacts, generations, research, templates, SERP
+//   batches; JSON-RPC batches, deep arguments, the static token's lookalike), beside a40b9cd's
+//   build on a deployment with every toolset (bench/attack-findings.mjs).
+// BENCH_ATTACK_PARTS=caps,burst (say) runs only those parts (crossUser, abandoned, oneToken,
+// burst, largePages, caps, findings, pattern).
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startFleet } from "../scripts/fleet.mjs";
 import { capRows } from "./attack-caps.mjs";
+import { findingRows } from "./attack-findings.mjs";
 import { patternRows } from "./attack-pattern.mjs";
 import { baselineCli } from "./baseline.mjs";
 import { startIssuer } from "./issuer.mjs";
@@ -43,6 +48,14 @@ export async function run() {
   const sandbox = await startSandboxProcess({ key: KEY, options: { crawlPageMs: 1_000 } });
   const issuer = await startIssuer();
   try {
+    const rows = [];
+    if (wanted("findings")) {
+      const before = baselineCli(BEFORE_ISSUE_30);
+      rows.push(...(await findingRows({ key: KEY, issuer, fleetEnv, before, connectAs })));
+    }
+    const parts = [crossUser, abandoned, oneToken, burst, largePages].filter((part) => wanted(part.name));
+    if (parts.length === 0 && !wanted("caps"))
+      return wanted("pattern") ? [...rows, ...(await patternRows())] : rows;
     const fleet = await startFleet({ replicas: 1, env: fleetEnv(sandbox, issuer) });
     try {
       const tokens = {};
@@ -58,9 +71,7 @@ export async function run() {
         baseline,
         connectAs,
       };
-      const rows = [];
-      for (const part of [crossUser, abandoned, oneToken, burst, largePages])
-        if (wanted(part.name)) rows.push(...(await part(target)));
+      for (const part of parts) rows.push(...(await part(target)));
       if (wanted("caps")) {
         const before30 = (part) => onBaseline(baselineCli(BEFORE_ISSUE_30), sandbox, issuer, part);
         rows.push(...(await capRows(target, before30)));
