@@ -10,7 +10,8 @@
  *   artifacts, templates, research agents, claimed by no one) is read and used by everyone, and
  *   changed, ended or deleted by no one (that needs a key of one's own);
  * - every listing shows the principal's own work, and the account-level objects made outside
- *   this server; totals that counted the rest are dropped.
+ *   this server; totals that counted the rest are dropped (`visibleTo`, also what a tool lists
+ *   from a shared cache: the agent catalog in `list_agents`).
  * Ids seen in this call are remembered, so a call's own polling costs the store nothing.
  */
 import type { WebDataClient } from "../api/client.js";
@@ -58,6 +59,28 @@ function takenRefs(takes: readonly Taken[] | undefined, call: RouteCall): TakenR
 
 const isAccount = (ref: WorkRef) => ref.kind !== "link" && ACCOUNT_KINDS.has(ref.kind);
 
+/**
+ * Of these ids of one kind, those `principal` sees: its own, and for an account kind those no one
+ * claimed (made outside this server). The one listing rule: the hook's listings and what a tool
+ * lists from a cache the key's callers share (`ToolContext.visible`, e.g. `list_agents`).
+ */
+export function visibleTo(
+  principal: Principal,
+  store: OwnershipStore,
+): (kind: WorkRef["kind"], ids: readonly string[]) => Promise<Set<string>> {
+  return async (kind, ids) => {
+    const refs = ids.map((id) => ({ kind, id }));
+    const own = await store.owned(principal.id, refs);
+    const seen = new Set(own.map((ref) => ref.id));
+    if (isAccount({ kind, id: "" })) {
+      const rest = refs.filter((ref) => !seen.has(ref.id));
+      const claimed = new Set((await store.claimed(rest)).map((ref) => ref.id));
+      for (const ref of rest) if (!claimed.has(ref.id)) seen.add(ref.id);
+    }
+    return seen;
+  };
+}
+
 /** The hook that keeps `principal`'s work its own (see the module comment). */
 export function ownershipHook(principal: Principal, store: OwnershipStore): RouteHook {
   const mine = new Set<string>();
@@ -77,17 +100,7 @@ export function ownershipHook(principal: Principal, store: OwnershipStore): Rout
     const first = others.find((ref) => !shared.includes(ref) || claimed.has(refKey(ref)));
     return { ...(first ? { refused: first } : {}), allMine: others.length === 0 };
   };
-  const visible = async (kind: WorkRef["kind"], ids: string[]): Promise<Set<string>> => {
-    const refs = ids.map((id) => ({ kind, id }));
-    const own = await store.owned(principal.id, refs);
-    const seen = new Set(own.map((ref) => ref.id));
-    if (isAccount({ kind, id: "" })) {
-      const rest = refs.filter((ref) => !seen.has(ref.id));
-      const claimed = new Set((await store.claimed(rest)).map((ref) => ref.id));
-      for (const ref of rest) if (!claimed.has(ref.id)) seen.add(ref.id);
-    }
-    return seen;
-  };
+  const visible = visibleTo(principal, store);
   const list = async (work: WorkRule, answer: unknown): Promise<unknown> => {
     const listing = work.lists;
     if (!listing) return answer;

@@ -19,7 +19,7 @@ import { pendingResult } from "../tools/result.js";
 import type { ProgressUpdate, ToolContext, ToolDefinition, ToolResult, ToolServices } from "../tools/tool.js";
 import type { CallScope, ProgressNotice } from "./call-scope.js";
 import type { OwnershipStore } from "./ownership.js";
-import { ownedClient } from "./ownership-hook.js";
+import { ownedClient, visibleTo } from "./ownership-hook.js";
 import { claimLinks } from "./resources.js";
 import { outputSchema } from "./tool-schemas.js";
 
@@ -102,11 +102,12 @@ export function makeContext(
   const { principal } = opts;
   // Over HTTP each principal's requests wait in its own lane of the key's rate limiter.
   const laned = principal ? deps.client.inLane(principal.id) : deps.client;
-  const client =
-    principal?.sharedKey && deps.ownership ? ownedClient(laned, principal, deps.ownership) : laned;
+  const owned = principal?.sharedKey && deps.ownership ? { principal, store: deps.ownership } : undefined;
+  const client = owned ? ownedClient(laned, owned.principal, owned.store) : laned;
   return {
     client,
     principal,
+    ...(owned ? { visible: visibleTo(owned.principal, owned.store) } : {}),
     ...(opts.tasks ? { tasks: opts.tasks } : {}),
     config: deps.config,
     signal,

@@ -48,23 +48,35 @@ export interface ResolvedAgent {
   compiled: CompiledAgent;
 }
 
-/** The agent's details and schemas; a 404 becomes a `not_found` naming close matches. */
+/** Of these agent names, those the caller may see (`ToolContext.visible` for templates); absent: all. */
+export type VisibleAgents = (names: readonly string[]) => Promise<Set<string>>;
+
+/**
+ * The agent's details and schemas; a 404 becomes a `not_found` naming close matches. With
+ * `visible`, an agent the caller may not see answers exactly like one that does not exist.
+ */
 export async function resolveAgent(
   catalog: AgentCatalog,
   name: string,
   signal?: AbortSignal,
+  visible?: VisibleAgents,
 ): Promise<ResolvedAgent> {
+  const unknown = async () => {
+    const near = suggest(catalog, name);
+    const close = visible ? [...(await visible(near))].filter((n) => near.includes(n)) : near;
+    const hint = close.length > 0 ? ` Did you mean: ${close.join(", ")}?` : "";
+    return new ToolError(
+      "not_found",
+      `There is no agent named "${name}".${hint} Use list_agents to find one.`,
+    );
+  };
+  if (visible && !(await visible([name])).has(name)) throw await unknown();
   try {
     const detail = await catalog.detail(name, { signal });
     return { detail, compiled: catalog.compile(detail) };
   } catch (e) {
     if ((e as { code?: string }).code !== "not_found") throw e;
-    const close = suggest(catalog, name);
-    const hint = close.length > 0 ? ` Did you mean: ${close.join(", ")}?` : "";
-    throw new ToolError(
-      "not_found",
-      `There is no agent named "${name}".${hint} Use list_agents to find one.`,
-    );
+    throw await unknown();
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * `list_agents`: the agent catalog, filtered (privacy, managed_by, a text match on
  * name/description/domain/vertical) as a compact listing; with `name`, that agent's full input
- * description. Served from the catalog cache (`GET /v1/agents`, `GET /v1/agents/{name}`).
+ * description. Served from the catalog cache (`GET /v1/agents`, `GET /v1/agents/{name}`); under
+ * the server's shared key without another user's templates (`ToolContext.visible`).
  */
 import { z } from "zod";
 import { describeInputs } from "../agents/compile.js";
@@ -68,8 +69,12 @@ export const listAgents = defineTool({
   readOnly: true,
   async handler(args, ctx) {
     const catalog = agentCatalog(ctx);
+    // The catalog is the key's, shared by its callers: under the shared key, another user's
+    // templates are left out per call (the cache keeps them all).
+    const { visible } = ctx;
+    const visibleNames = visible && ((names: readonly string[]) => visible("template", names));
     if (args.name) {
-      const { detail, compiled } = await resolveAgent(catalog, args.name, ctx.signal);
+      const { detail, compiled } = await resolveAgent(catalog, args.name, ctx.signal, visibleNames);
       const example = agentExampleParams(detail, compiled);
       const agent = {
         ...compact(detail, 400),
@@ -103,7 +108,9 @@ export const listAgents = defineTool({
       ].filter(Boolean);
       return { structured: { total: 1, agents: [], agent }, text: text.join("\n") };
     }
-    const all = await catalog.ensureList({ signal: ctx.signal, maxAgeMs: LIST_MAX_AGE_MS });
+    const listed = await catalog.ensureList({ signal: ctx.signal, maxAgeMs: LIST_MAX_AGE_MS });
+    const shown = visibleNames && (await visibleNames(listed.map((a) => a.name)));
+    const all = shown ? listed.filter((a) => shown.has(a.name)) : listed;
     const hits = all.filter(
       (a) =>
         (args.privacy === "all" || a.is_public === (args.privacy === "public")) &&

@@ -8,6 +8,7 @@ import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
 import type { RouteName } from "../api/routes.js";
+import type { WorkKind } from "../api/work.js";
 import type { Completion, WaitOutcome, WaitTarget } from "../async/wait.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -81,6 +82,13 @@ export interface ToolContext {
    * per caller must be scoped by `principal.id`.
    */
   principal?: Principal;
+  /**
+   * Under the server's shared key: of these ids of one kind, those the principal may see (its own,
+   * and the account's made outside this server; src/server/ownership-hook.ts). For what a tool
+   * lists from a cache the key's callers share rather than through `client` (the agent catalog).
+   * Undefined when every id is visible (stdio, a caller's own key).
+   */
+  visible?: (kind: WorkKind, ids: readonly string[]) => Promise<Set<string>>;
   /** The caller's MCP tasks (`tasks/*`): over HTTP only its session's are found. */
   tasks?: McpTasks;
 }

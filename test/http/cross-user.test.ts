@@ -18,6 +18,8 @@ import { type Connected, connect, textOf } from "./helpers.js";
 const KEY = "wdk_crossuserQZXJVKWH";
 /** A job of the account made outside this server: everyone's to read and run, no one's to change. */
 const SHARED_JOB = "job_daily_prices";
+/** A private template of the account made outside this server (the sandbox's catalog): everyone's to list. */
+const ACCOUNT_TEMPLATE = "acme_internal_stock";
 const ISSUER = "https://issuer.test";
 const user = (sub: string): AuthInfo => ({
   token: sub,
@@ -195,6 +197,21 @@ const ROWS: Row[] = [
     args: () => ({ template: made.template, list_versions: true }),
     madeUp: () => ({ template: "madeup_template", list_versions: true }),
   },
+  // The agent catalog is the key's, shared by its servers: list_agents leaves another's templates out.
+  {
+    surface: "template",
+    attack: "list",
+    tool: "list_agents",
+    args: () => ({ query: made.template }),
+    listed: () => made.template,
+  },
+  {
+    surface: "template",
+    attack: "read",
+    tool: "list_agents",
+    args: () => ({ name: made.template }),
+    madeUp: () => ({ name: "madeup_template" }),
+  },
   {
     surface: "template",
     attack: "change",
@@ -307,4 +324,16 @@ describe("the cross-user table: every cross-user row refused, every own row answ
       else expect(mine.isError, `alice was refused: ${textOf(mine)}`).toBeFalsy();
     });
   }
+});
+
+describe("the agent catalog under the shared key", () => {
+  it("lists an account template made outside this server to both users", async () => {
+    for (const who of [alice, bob]) {
+      const listed = await call(who, "list_agents", { query: "acme stock" });
+      expect(listed.isError, textOf(listed)).toBeFalsy();
+      expect(JSON.stringify(listed.structuredContent)).toContain(ACCOUNT_TEMPLATE);
+      const detail = await call(who, "list_agents", { name: ACCOUNT_TEMPLATE });
+      expect(detail.isError, textOf(detail)).toBeFalsy();
+    }
+  });
 });
