@@ -19,7 +19,8 @@ export type { Logger } from "../logger.js";
 /** What a client gets before it sends `logging/setLevel`: no per-call debug chatter. */
 export const DEFAULT_CLIENT_LEVEL: LoggingLevel = "info";
 
-const ORDER: LoggingLevel[] = [
+/** The levels, least severe first (both revisions rank a log line by this order). */
+export const LOG_LEVELS: readonly LoggingLevel[] = [
   "debug",
   "info",
   "notice",
@@ -61,7 +62,7 @@ export interface ServerLogger extends Logger {
 export function createLogger(options: LoggerOptions = {}): ServerLogger {
   const redact = options.redact ?? ((s: string) => s);
   const write = options.write ?? ((line: string) => process.stderr.write(line));
-  const minStderr = ORDER.indexOf(options.stderrLevel ?? "info");
+  const minStderr = LOG_LEVELS.indexOf(options.stderrLevel ?? "info");
   const name = options.name ?? "web-data";
   /** Each attached server with the lowest level its client wants. */
   const servers = new Map<Server, number>();
@@ -73,7 +74,7 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
     data: Record<string, unknown> | undefined,
     wanted: boolean,
   ) => {
-    const toStderr = ORDER.indexOf(level) >= minStderr;
+    const toStderr = LOG_LEVELS.indexOf(level) >= minStderr;
     if (!toStderr && !wanted) return undefined;
     const safeMessage = redact(message);
     const safeData = data === undefined ? undefined : redact(JSON.stringify(data));
@@ -86,7 +87,7 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
   };
 
   const log = (level: LoggingLevel, message: string, data?: Record<string, unknown>) => {
-    const rank = ORDER.indexOf(level);
+    const rank = LOG_LEVELS.indexOf(level);
     const clients = [...servers].filter(([server, min]) => rank >= min && server.transport !== undefined);
     const params = render(level, message, data, clients.length > 0);
     if (!params) return;
@@ -97,7 +98,7 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
     const transport: Transport | undefined = server.transport;
     const min = servers.get(server);
     const callLog = (level: LoggingLevel, message: string, data?: Record<string, unknown>) => {
-      const wanted = transport !== undefined && min !== undefined && ORDER.indexOf(level) >= min;
+      const wanted = transport !== undefined && min !== undefined && LOG_LEVELS.indexOf(level) >= min;
       const params = render(level, message, data, wanted);
       if (!params || !wanted) return;
       const note: JSONRPCNotification = { jsonrpc: "2.0", method: "notifications/message", params };
@@ -117,16 +118,16 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
     warning: (m, d) => log("warning", m, d),
     error: (m, d) => log("error", m, d),
     attach(server) {
-      servers.set(server, ORDER.indexOf(DEFAULT_CLIENT_LEVEL));
+      servers.set(server, LOG_LEVELS.indexOf(DEFAULT_CLIENT_LEVEL));
       // Replaces the SDK's own handler, which forwards every level until the client sets one.
       server.setRequestHandler(SetLevelRequestSchema, (request) => {
-        if (servers.has(server)) servers.set(server, ORDER.indexOf(request.params.level));
+        if (servers.has(server)) servers.set(server, LOG_LEVELS.indexOf(request.params.level));
         return {};
       });
       return () => servers.delete(server);
     },
     setClientLevel(server, level) {
-      if (servers.has(server)) servers.set(server, ORDER.indexOf(level));
+      if (servers.has(server)) servers.set(server, LOG_LEVELS.indexOf(level));
     },
     forCall,
   };

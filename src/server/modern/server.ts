@@ -24,6 +24,7 @@ import type { Logger } from "../../logger.js";
 import type { Principal } from "../../principal.js";
 import type { CallScope, ProgressNotice } from "../call-scope.js";
 import { INSTRUCTIONS } from "../instructions.js";
+import { LOG_LEVELS } from "../logging.js";
 import type { Runtime } from "../runtime.js";
 import { SERVER_NAME, VERSION } from "../version.js";
 import { type CachePolicy, cacheHints } from "./cache.js";
@@ -47,17 +48,6 @@ export interface ModernRequest {
   track?(work: Promise<unknown>): void;
 }
 
-const LEVELS: LoggingLevel[] = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-];
-
 /**
  * The call's logger: stderr as always, and the caller at the level its request's `_meta`
  * `io.modelcontextprotocol/logLevel` names — none at all without it (the revision forbids
@@ -65,11 +55,11 @@ const LEVELS: LoggingLevel[] = [
  */
 function callLogger(base: Logger, ctx: ServerContext, redact: (s: string) => string): Logger {
   const asked = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY];
-  const min = typeof asked === "string" ? LEVELS.indexOf(asked as LoggingLevel) : -1;
+  const min = typeof asked === "string" ? LOG_LEVELS.indexOf(asked as LoggingLevel) : -1;
   const line =
     (level: "debug" | "info" | "warning" | "error") => (message: string, data?: Record<string, unknown>) => {
       base[level](message, data);
-      if (min < 0 || LEVELS.indexOf(level) < min) return;
+      if (min < 0 || LOG_LEVELS.indexOf(level) < min) return;
       const safe = redact(message);
       const payload =
         data === undefined ? safe : { message: safe, ...JSON.parse(redact(JSON.stringify(data))) };
