@@ -6,6 +6,7 @@
  * done, failed or canceled is decided by async/states.ts.
  */
 import { z } from "zod";
+import type { TaskResult } from "../api/schemas.js";
 import { batchCounts, batchPhase, phaseOf } from "../async/states.js";
 import { WAIT_ROUTES } from "../async/targets.js";
 import { itemsMarkdown, listedItems, taskItem } from "./collect.js";
@@ -14,6 +15,7 @@ import { LIST_LIMIT } from "./extract-batch.js";
 import { mapUrls, urlPage } from "./map-site.js";
 import { pageShape, shapePage } from "./page-format.js";
 import { longToolShape, maxCharsArg, offsetArg, pendingResult, plural, throwFailed } from "./result.js";
+import { organic, resultLines } from "./serp-results.js";
 import { defineTool, type ToolContext, type ToolResult } from "./tool.js";
 import { LIST_DEFAULT, listCrawls, listTasks } from "./work-lists.js";
 
@@ -62,12 +64,22 @@ async function readTask(
       text: `# ${result.url}: ${plural(urls.length, "URL")} (from ${offset})\n${page.join("\n")}${more}`,
     };
   }
-  const shaped = shapePage(result, maxChars, offset);
+  const shaped = shapePage(asSerpListing(result), maxChars, offset);
   return {
     structured: { status: "done", state, ...shaped.structured },
     text: shaped.text,
     images: shaped.images,
   };
+}
+
+/**
+ * A SERP task (a serp_search batch's, an async SERP's) answers with parsed entities: its organic
+ * results are the page to read (as serp_search lists them), ahead of the engine page's HTML.
+ */
+function asSerpListing(result: TaskResult): TaskResult {
+  const results = organic(result);
+  if (results.length === 0) return result;
+  return { ...result, data: { ...result.data, markdown: resultLines(results).join("\n") } };
 }
 
 async function readBatch(id: string, offset: number, ctx: ToolContext): Promise<ToolResult<Out>> {

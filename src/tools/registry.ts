@@ -26,12 +26,14 @@ import { research } from "./research.js";
 import { runAgent } from "./run-agent.js";
 import { runTemplate } from "./run-template.js";
 import { serpSearch } from "./serp-search.js";
+import { serpSearchAsync } from "./serp-search-async.js";
 import type { ServerExtension, ToolDefinition } from "./tool.js";
 import { webSearch } from "./web-search.js";
 
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   webSearch,
   serpSearch,
+  serpSearchAsync,
   extractPage,
   extractBatch,
   crawlSite,

@@ -9,10 +9,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RouteCall } from "../../src/api/route-hook.js";
 import { ROUTES, type Route, type RouteName } from "../../src/api/routes.js";
-import { ACCOUNT_KINDS, WORK_KINDS, type WorkRule } from "../../src/api/work.js";
+import { ACCOUNT_KINDS, valuesAt, WORK_KINDS, type WorkRule } from "../../src/api/work.js";
 import { Principal } from "../../src/principal.js";
+import { callbackHook } from "../../src/server/http/callback-client.js";
+import { CALLBACK_PATH, CALLBACK_SECRET_HEADER, CallbackRegistry } from "../../src/server/http/callbacks.js";
 import { MemoryOwnership } from "../../src/server/ownership.js";
 import { ownershipHook } from "../../src/server/ownership-hook.js";
+import { OTHER } from "../../src/telemetry/labels.js";
+import { endpointOf } from "../../src/telemetry/upstream.js";
 
 const entries = Object.entries(ROUTES) as Array<[RouteName, Route]>;
 const paramsOf = (route: Route) =>
@@ -213,6 +217,75 @@ describe("tools declare their routes", () => {
     for (const name of declared) expect(Object.keys(ROUTES), name).toContain(name);
     const unused = entries.map(([n]) => n).filter((n) => !declared.has(n));
     // Reads no tool makes today (the client offers them): listed so a new route is placed on purpose.
-    expect(unused.sort()).toEqual(["agentsAsync", "agentsBatch", "getTemplate", "listBatches", "serpAsync"]);
+    expect(unused.sort()).toEqual(["agentsAsync", "agentsBatch", "getTemplate", "listBatches"]);
+  });
+
+  /** Every route some tool declares, with the tools declaring it. */
+  async function declaredRoutes(): Promise<Array<[RouteName, Route, string[]]>> {
+    const { ALL_TOOLS } = await import("../../src/tools/registry.js");
+    return entries.flatMap(([name, route]) => {
+      const tools = ALL_TOOLS.filter((t) => t.routes?.includes(name)).map((t) => t.name);
+      return tools.length > 0 ? [[name, route, tools] as [RouteName, Route, string[]]] : [];
+    });
+  }
+
+  it("telemetry labels every route a tool declares by its own template, never `other`", async () => {
+    for (const [name, route, tools] of await declaredRoutes()) {
+      for (const side of [route[1], route[2]]) {
+        if (!side) continue;
+        const label = endpointOf(new URL(`https://api.example/${side.path.replace(/\{\w+\}/g, "id-1")}`));
+        expect(label, `${name} (${tools}): /${side.path}`).not.toBe(OTHER);
+        const fixed = (path: string) => path.split("/").filter((part) => !part.startsWith("{"));
+        expect(fixed(label.slice(1)), name).toEqual(fixed(side.path));
+      }
+    }
+  });
+
+  it("an async route a tool declares gets this server's webhook where its entry says, bound to the id it mints", async () => {
+    const asyncRoutes = (await declaredRoutes()).filter(([, route]) => route.callback);
+    expect(asyncRoutes.map(([n]) => n)).toContain("serpAsync");
+    for (const [name, route, tools] of asyncRoutes) {
+      const registry = new CallbackRegistry({ publicUrl: "http://127.0.0.1:9" });
+      try {
+        const [first] = rule(route).mints ?? [];
+        const id = `minted-${name}`;
+        let body: unknown;
+        await callbackHook(registry)({ name, route, input: { body: {} } }, async (call) => {
+          body = call.input.body;
+          return answerWith([first!.at], id);
+        });
+        const place = route.callback === "crawl" ? "callback.url" : route.callback!.url;
+        const [url] = valuesAt(body, place) as string[];
+        expect(url, `${name} (${tools}): the webhook at ${place}`).toMatch(
+          new RegExp(`^http://127\\.0\\.0\\.1:9${CALLBACK_PATH}`),
+        );
+        const secret =
+          route.callback === "crawl"
+            ? (valuesAt(body, `callback.headers.${CALLBACK_SECRET_HEADER}`)[0] as string)
+            : undefined;
+        const waiting = registry.completion.wait(id, new AbortController().signal);
+        const token = new URL(url!).pathname.slice(CALLBACK_PATH.length);
+        expect(registry.receive(token, secret, {}).status, name).toBe(200);
+        await waiting;
+      } finally {
+        registry.close();
+      }
+    }
+  });
+
+  it("the work an async route a tool declares mints is resumed and read by get_task", async () => {
+    const { getTask } = await import("../../src/tools/get-task.js");
+    const { resumeFor } = await import("../../src/tools/result.js");
+    for (const [name, route, tools] of await declaredRoutes()) {
+      if (!route.callback) continue;
+      const kind = rule(route).mints?.[0]?.kind;
+      expect(["task", "batch", "crawl"], `${name} (${tools})`).toContain(kind);
+      const target = { kind: kind as "task" | "batch" | "crawl", id: "x" };
+      expect(resumeFor(target), name).toEqual({ tool: "get_task", arguments: { [`${kind}_id`]: "x" } });
+      const reads = (getTask.routes ?? []).filter((r) =>
+        rule(ROUTES[r]).takes?.some((t) => t.kind === kind && t.param),
+      );
+      expect(reads.length, `get_task reads a ${kind} (${name})`).toBeGreaterThan(0);
+    }
   });
 });

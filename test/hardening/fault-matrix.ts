@@ -301,7 +301,12 @@ export function faultMatrix(file: string): void {
         // A call still running past that times out here (a hang), which fails the cell; how soon
         // it ends is measured by npm run bench, not asserted.
         const first = await h.call(row.tool, row.args(h));
-        const r = outcome.kind === "success" ? await resumeWhilePending(h, first) : first;
+        // A handle is followed as an agent would: work a tool answers pending for (at its deadline,
+        // or at once, as serp_search_async does) ends done, or shows its failure, on the resume.
+        const r =
+          outcome.kind === "success" || outcome.kind === "work_failure"
+            ? await resumeWhilePending(h, first)
+            : first;
         const workCreated = !h.sandbox.faults
           .list()
           .some((f) => f.kind === "task_error" || f.kind === "crawl_fail");

@@ -108,7 +108,7 @@ describe("toolset selection", () => {
     expect(named("templates")).toEqual(["run_template", "generate_template"]);
     expect(named("all")).toContain("generate_template");
     expect(named(DEFAULT_TOOLSETS.join(","))).toContain("generate_template");
-    expect(named("search,jobs")).toEqual(["web_search", "serp_search", "job_runs"]);
+    expect(named("search,jobs")).toEqual(["web_search", "serp_search", "serp_search_async", "job_runs"]);
   });
 
   it("keeps the default tools/list within 4,000 o200k tokens (as bench/server.mjs counts it)", () => {
@@ -162,7 +162,7 @@ describe("toolset selection", () => {
       selectTools(c)
         .map((t) => t.name)
         .sort(),
-    ).toEqual(["cancel", "get_task", "serp_search", "web_search"]);
+    ).toEqual(["cancel", "get_task", "serp_search", "serp_search_async", "web_search"]);
   });
 
   it("adds legacy only with WEBDATA_LEGACY_AUTH and WEBDATA_LEGACY_BASE_URL", () => {
