@@ -19,10 +19,15 @@ import {
   snapshotText,
   TABLE_END,
   TABLE_START,
+  TOKEN_CONFIGURATIONS,
+  TOKENS_END,
+  TOKENS_START,
   tableIn,
   textBetween,
   toolCountText,
+  toolListSize,
   toolsTable,
+  toolTokensText,
 } from "./registry-docs.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -41,6 +46,7 @@ const { listTools } = await import(new URL("../dist/server/list-tools.js", impor
 const stale = [];
 readme();
 await readmeCount();
+await toolTokens();
 manifest();
 toolsnaps();
 if (stale.length > 0)
@@ -71,6 +77,19 @@ async function readmeCount() {
   if (textBetween(text, COUNT_START, COUNT_END) === sentence) return;
   if (check) stale.push("README.md tool count");
   else writeFileSync(path, replaceBetween(text, COUNT_START, COUNT_END, sentence));
+}
+
+/** docs/tools.md's tools/list sizes, measured on the built CLI (the budget is test/server/default-tools.test.ts's). */
+async function toolTokens() {
+  const path = `${root}docs/tools.md`;
+  const text = readFileSync(path, "utf8");
+  const rows = await Promise.all(
+    TOKEN_CONFIGURATIONS.map(async ([label, env]) => [label, await toolListSize(env)]),
+  );
+  const table = toolTokensText(rows, 4000);
+  if (textBetween(text, TOKENS_START, TOKENS_END) === table) return;
+  if (check) stale.push("docs/tools.md tools/list sizes");
+  else writeFileSync(path, replaceBetween(text, TOKENS_START, TOKENS_END, table));
 }
 
 function manifest() {
