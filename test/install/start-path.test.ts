@@ -98,6 +98,13 @@ describe("the stdio start path (dist/cli.js and dist/stdio.cjs, before any call)
     expect(files.length).toBeLessThanOrEqual(6);
   });
 
+  it("sets zod jitless before the SDK's message schemas are built (src/server/zod-jitless.ts)", () => {
+    const text = readFileSync(at("dist/stdio.cjs"), "utf8");
+    const jitless = text.search(/\bconfig\(\{ jitless: !0 \}\)/);
+    expect(jitless).toBeGreaterThan(0);
+    expect(jitless).toBeLessThan(text.indexOf("// node_modules/@modelcontextprotocol/sdk/dist/esm/types.js"));
+  });
+
   it("is one CommonJS file whose lazy parts are the ESM chunks, each loaded through __import", () => {
     const text = readFileSync(at("dist/stdio.cjs"), "utf8");
     expect(text).not.toMatch(/\bimport\(/);
