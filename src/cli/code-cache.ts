@@ -6,12 +6,17 @@
  *
  * The caller decides when to write (dist/cli.js: at exit). The cache file is named by the bundle's content hash and the Node version and architecture (V8
  * checks only the source's length, its own version and flags); a cache V8 refuses
- * (`cachedDataRejected`) is compiled without and written anew. Nothing here writes to stdout or
+ * (`cachedDataRejected`) is compiled without and written anew. V8 runs what a cache holds, so only
+ * a file this user owns and no one else may write is read (a shared or lax cache dir cannot hand
+ * the server code), and the cache is written readable by this user only. Nothing here writes to stdout or
  * fails the start: an unreadable or unwritable cache dir only means compiling as without one.
  */
 import { createHash } from "node:crypto";
 import {
+  closeSync,
+  fstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -51,14 +56,7 @@ export function cacheFile(dir: string, source: string): string {
 export function loadCached<T>(file: string, cacheDir: string | undefined): CachedModule<T> {
   const source = readFileSync(file, "utf8");
   const cachePath = cacheDir === undefined ? undefined : cacheFile(cacheDir, source);
-  let cachedData: Buffer | undefined;
-  if (cachePath) {
-    try {
-      cachedData = readFileSync(cachePath);
-    } catch {
-      cachedData = undefined;
-    }
-  }
+  const cachedData = cachePath ? readOwnCache(cachePath) : undefined;
   const script = new vm.Script(nodeModule.wrap(source).replace(/^\(function \(/, "(function (__import, "), {
     filename: file,
     cachedData,
@@ -87,6 +85,21 @@ export function loadCached<T>(file: string, cacheDir: string | undefined): Cache
   };
 }
 
+/** The cache at `path` when this user owns it and only they may write it; else none. */
+function readOwnCache(path: string): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const { uid, mode } = fstatSync(fd);
+    const mine = process.getuid === undefined || uid === process.getuid();
+    return mine && (mode & 0o022) === 0 ? readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** A cache of another build is dropped once it is this old (ms): an upgrade leaves one behind. */
 const STALE_MS = 7 * 24 * 3600_000;
 
@@ -94,9 +107,9 @@ const STALE_MS = 7 * 24 * 3600_000;
 function writeCache(path: string, script: vm.Script): void {
   try {
     const dir = dirname(path);
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, script.createCachedData());
+    writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, path);
     for (const name of readdirSync(dir)) {
       const other = join(dir, name);

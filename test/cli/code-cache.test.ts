@@ -4,7 +4,17 @@
  * start. On small CommonJS files of the test's own; the built server's start is
  * test/install/start-path.test.ts's.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -78,6 +88,24 @@ describe("loadCached", () => {
     refused.persist();
     expect(readFileSync(path).toString("latin1")).not.toBe("not a V8 code cache");
     expect(loadCached(file, f.cache).cache).toBe("hit");
+  });
+
+  it("reads only a cache this user owns and no one else may write (V8 runs what it holds)", () => {
+    const f = fixture(MODULE);
+    const file = f.write();
+    loadCached(file, f.cache).persist();
+    const path = cacheFile(f.cache, MODULE);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(f.cache, "code")).mode & 0o777).toBe(0o700);
+    expect(loadCached(file, f.cache).cache).toBe("hit");
+    chmodSync(path, 0o666);
+    expect(loadCached(file, f.cache).cache).toBe("miss");
+    chmodSync(path, 0o600);
+    expect(loadCached(file, f.cache).cache).toBe("hit");
+    if (process.getuid?.() === 0) {
+      chownSync(path, 4242, 4242);
+      expect(loadCached(file, f.cache).cache).toBe("miss");
+    }
   });
 
   it("an unwritable cache dir only means no cache: the module still loads and persist does not throw", () => {
