@@ -85,14 +85,17 @@ export function loadCached<T>(file: string, cacheDir: string | undefined): Cache
   };
 }
 
-/** The cache at `path` when this user owns it and only they may write it; else none. */
+/**
+ * The cache at `path` when this user owns it and only they may write it; else none. (Windows has
+ * no owner or mode bits here: its default cache dir is under the user's own profile.)
+ */
 function readOwnCache(path: string): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
     const { uid, mode } = fstatSync(fd);
-    const mine = process.getuid === undefined || uid === process.getuid();
-    return mine && (mode & 0o022) === 0 ? readFileSync(fd) : undefined;
+    const own = process.platform === "win32" || (uid === process.getuid?.() && (mode & 0o022) === 0);
+    return own ? readFileSync(fd) : undefined;
   } catch {
     return undefined;
   } finally {
