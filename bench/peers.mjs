@@ -4,7 +4,10 @@
 //   every server once per round (interleaved, so the host's load hits all alike), with each server's
 //   CPU time until then (Linux; steadier than wall time on a loaded host); the floor is
 //   node itself answering both with canned JSON (bench/floor.mjs), beside it the SDK floor (the SDK's
-//   bare `Server` on its stdio transport, bundled like ours: bench/sdk-floor.mjs); with BENCH_BASELINE (a commit)
+//   bare `Server` on its stdio transport, bench/sdk-floor.mjs) bundled as one ES module, and again
+//   loaded the way dist/cli.js loads the stdio server (CommonJS, V8 code cache, zod jitless); every
+//   server spawned once unmeasured first (its code cache written, the agent catalog fetched), ours
+//   with a cache dir of the bench's own; with BENCH_BASELINE (a commit)
 //   or BENCH_BASELINE_CLI (a built dist/cli.js) also an older build of ours (bench/baseline.mjs);
 // - per-call overhead: `extract_page` over the raw API request it makes (the sandbox in a process
 //   of its own) beside Firecrawl's `firecrawl_scrape` over the raw `POST /v2/scrape` (a stub in a
@@ -36,6 +39,8 @@ import { median, printTable, round } from "./table.mjs";
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./floor.mjs", import.meta.url));
 const SDK_FLOOR = fileURLToPath(new URL("./sdk-floor.mjs", import.meta.url));
+const ZOD_JITLESS = fileURLToPath(new URL("../src/server/zod-jitless.ts", import.meta.url));
+const CODE_CACHE = fileURLToPath(new URL("../dist/cli/code-cache.js", import.meta.url));
 const KEY = "wdk_BENCHQZXJVKWPRTMNHG";
 const FIRECRAWL_KEY = "fc-bench0000000000000000";
 
@@ -148,9 +153,36 @@ async function spawnToList(file, env) {
   return { ms, cpu };
 }
 
-/** bench/sdk-floor.mjs bundled into one file under the OS temp folder, as scripts/bundle.mjs bundles the CLI. */
-async function bundledSdkFloor() {
-  const outfile = join(mkdtempSync(join(tmpdir(), "webdata-bench-sdk-floor-")), "sdk-floor.mjs");
+/**
+ * bench/sdk-floor.mjs bundled into one file under the OS temp folder as scripts/bundle.mjs bundled
+ * the CLI before issue 33's code cache (one ES module, no cache); and `cached`: as dist/cli.js now
+ * loads the stdio server — one CommonJS file with zod jitless first (src/server/zod-jitless.ts),
+ * run by a small ES module through src/cli/code-cache.ts with a code cache of its own.
+ */
+async function bundledSdkFloor({ cached = false } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "webdata-bench-sdk-floor-"));
+  const outfile = join(dir, "sdk-floor.mjs");
+  if (cached) {
+    const entry = join(dir, "entry.mjs");
+    writeFileSync(entry, `import ${JSON.stringify(ZOD_JITLESS)};\nimport ${JSON.stringify(SDK_FLOOR)};\n`);
+    const cjs = join(dir, "sdk-floor.cjs");
+    await build({
+      entryPoints: [entry],
+      outfile: cjs,
+      bundle: true,
+      format: "cjs",
+      platform: "node",
+      target: "node20",
+      minifySyntax: true,
+      logLevel: "warning",
+      plugins: [startPath],
+    });
+    writeFileSync(
+      outfile,
+      `import { loadCached } from ${JSON.stringify(CODE_CACHE)};\nprocess.once("exit", loadCached(${JSON.stringify(cjs)}, ${JSON.stringify(join(dir, "cache"))}).persist);\n`,
+    );
+    return outfile;
+  }
   await build({
     entryPoints: [SDK_FLOOR],
     outfile,
@@ -170,16 +202,27 @@ async function bundledSdkFloor() {
 
 async function startup(sandbox, peers, baseline) {
   const rounds = Number(process.env.BENCH_PEERS_SPAWNS ?? 9);
-  const ourEnv = { WEBDATA_BASE_URL: sandbox.url, WEBDATA_API_KEY: KEY };
+  const ourEnv = {
+    WEBDATA_BASE_URL: sandbox.url,
+    WEBDATA_API_KEY: KEY,
+    WEBDATA_CACHE_DIR: mkdtempSync(join(tmpdir(), "webdata-bench-cache-")),
+  };
   const servers = [
     { name: "floor (node answering with canned JSON)", file: FLOOR, env: {} },
     { name: "SDK floor (the SDK's bare Server on stdio, bundled)", file: await bundledSdkFloor(), env: {} },
+    {
+      name: "SDK floor loaded as ours is (CommonJS, V8 code cache, zod jitless)",
+      file: await bundledSdkFloor({ cached: true }),
+      env: {},
+    },
     { name: "web-data-mcp (this build)", file: CLI, env: ourEnv },
     ...(baseline ? [{ name: `web-data-mcp (${baseline.label})`, file: baseline.cli, env: ourEnv }] : []),
     ...peers.map((p) => ({ name: `${p.name} ${p.version}`, file: p.path, env: p.env })),
   ];
-  const OURS = 2;
+  const OURS = 3;
   const runs = servers.map(() => []);
+  // Warm: each code cache written, the agent catalog cached (as on a user's second start).
+  for (const s of servers) await spawnToList(s.file, s.env).catch(() => {});
   for (let i = 0; i < rounds; i++) {
     for (const [j, s] of servers.entries()) {
       runs[j].push(await spawnToList(s.file, s.env).catch(() => ({ ms: Number.NaN, cpu: Number.NaN })));

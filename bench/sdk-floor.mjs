@@ -17,4 +17,5 @@ const server = new Server(
 );
 const TOOLS = [{ name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } }];
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
-await server.connect(new StdioServerTransport());
+// Not awaited at the top level: the peers bench also bundles this file as CommonJS.
+void server.connect(new StdioServerTransport());

@@ -5,9 +5,11 @@
  * imported lazily so the stdio server starts fast; in stdio mode only the MCP transport writes
  * to stdout.
  */
+import { existsSync } from "node:fs";
 import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";
 import { HELP, parseCommandLine, parsePort, UsageError, type Values } from "./cli/args.js";
+import { loadCached } from "./cli/code-cache.js";
 import { loadConfig, processEnvironment } from "./config.js";
 
 // Node 22.1 and later keep the compiled code of the chunks loaded from here on disk (in the OS temp
@@ -185,8 +187,21 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       `waiting for an MCP client on stdin (this is the stdio server${config.sandbox ? " on the sandbox" : ""}; Ctrl-C quits). To try a tool from the shell: web-data-mcp call serp_search --help`,
     );
   }
-  const { runStdio } = await import("./server/stdio.js");
+  const { runStdio } = await stdioServer(config.cacheDir);
   await runStdio(config, stop);
+}
+
+/**
+ * The stdio server: dist/stdio.cjs compiled with V8's code cache (./cli/code-cache.ts), or the
+ * ES module when that file is not there (running from sources).
+ */
+async function stdioServer(cacheDir: string | undefined): Promise<typeof import("./server/stdio.js")> {
+  const file = fileURLToPath(new URL("./stdio.cjs", import.meta.url));
+  if (!existsSync(file)) return import("./server/stdio.js");
+  const loaded = loadCached<typeof import("./server/stdio.js")>(file, cacheDir);
+  // At exit, so the cache holds the handshake's code too (written only after a miss).
+  process.once("exit", loaded.persist);
+  return loaded.exports;
 }
 
 /** `--http`: flags, signals and draining live in src/server/http/main.ts. */

@@ -1,4 +1,6 @@
 /** The stdio transport: JSON-RPC on stdin/stdout, nothing else ever on stdout. */
+// First: before the SDK's message schemas are built.
+import "./zod-jitless.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Config } from "../config.js";
 import { startTelemetry } from "../telemetry/index.js";

@@ -147,6 +147,7 @@ describe("the .mcpb bundle", () => {
         "icon.png",
         "package.json",
         "dist/cli.js",
+        "dist/stdio.cjs",
         "dist/tool-list.json",
       ]),
     );
@@ -159,6 +160,7 @@ describe("the .mcpb bundle", () => {
           "README.md",
           "LICENSE",
           "dist/cli.js",
+          "dist/stdio.cjs",
           "dist/tool-list.json",
         ].includes(f),
     );

@@ -54,10 +54,25 @@ describe("the npm package", () => {
   it("holds only the bundle, package.json and README (no sources, tests or source maps)", () => {
     const paths = packed.files.map((f) => f.path).sort();
     expect(paths).toEqual(
-      expect.arrayContaining(["package.json", "README.md", "dist/cli.js", "dist/tool-list.json"]),
+      expect.arrayContaining([
+        "package.json",
+        "README.md",
+        "dist/cli.js",
+        "dist/stdio.cjs",
+        "dist/tool-list.json",
+      ]),
     );
     for (const p of paths) {
-      if (!["package.json", "README.md", "LICENSE", "dist/cli.js", "dist/tool-list.json"].includes(p)) {
+      if (
+        ![
+          "package.json",
+          "README.md",
+          "LICENSE",
+          "dist/cli.js",
+          "dist/stdio.cjs",
+          "dist/tool-list.json",
+        ].includes(p)
+      ) {
         expect(p).toMatch(/^dist\/chunks\/[^/]+\.js$/);
       }
     }

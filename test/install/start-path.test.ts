@@ -1,19 +1,22 @@
 /**
  * What the stdio server loads before it answers `initialize` and `tools/list` (issue 33): the
- * modules dist/cli.js imports statically plus the stdio chunk it imports for the server. Read from
+ * modules dist/cli.js imports statically plus dist/stdio.cjs, the server's start path as one
+ * CommonJS file that dist/cli.js compiles with V8's code cache (src/cli/code-cache.ts). Read from
  * the bundle itself (esbuild writes a `// node_modules/…` or `// src/…` line before each module);
  * scripts/bundle.mjs says how the path is kept small. Speed is measured by `npm run bench`, not here.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt } from "../helpers/mcp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, call, spawnAgainst } from "../helpers/mcp.js";
+import { useSandbox } from "../helpers/sandbox.js";
 import { at } from "./helpers.js";
 
 /** The files on the start path, each with the modules esbuild put in it. */
 function startPath(): Array<{ file: string; bytes: number; modules: string[] }> {
   const seen = new Map<string, { file: string; bytes: number; modules: string[] }>();
-  const visit = (file: string, dynamic?: RegExp) => {
+  const visit = (file: string) => {
     if (seen.has(file)) return;
     const text = readFileSync(file, "utf8");
     const modules = [...text.matchAll(/^\/\/ ((?:node_modules|src)\/\S+)$/gm)].map((m) => m[1]);
@@ -23,13 +26,9 @@ function startPath(): Array<{ file: string; bytes: number; modules: string[] }> 
       ...text.matchAll(/^import\s*"(\.[^"]+)"/gm),
     ];
     for (const m of imports) visit(join(dirname(file), m[1]));
-    if (dynamic) {
-      for (const m of text.matchAll(/import\("(\.[^"]+)"\)/g)) {
-        if (dynamic.test(m[1])) visit(join(dirname(file), m[1]));
-      }
-    }
   };
-  visit(at("dist/cli.js"), /\/stdio-[^/]+\.js$/);
+  visit(at("dist/cli.js"));
+  visit(at("dist/stdio.cjs"));
   return [...seen.values()];
 }
 
@@ -42,7 +41,7 @@ beforeAll(() => {
   modules = files.flatMap((f) => f.modules);
 });
 
-describe("the stdio start path (dist/cli.js and the stdio chunk, before any call)", () => {
+describe("the stdio start path (dist/cli.js and dist/stdio.cjs, before any call)", () => {
   it("reaches the stdio server and the SDK's message schemas", () => {
     expect(modules).toContain("src/server/stdio.ts");
     expect(modules).toContain("src/server/create-server.ts");
@@ -93,7 +92,64 @@ describe("the stdio start path (dist/cli.js and the stdio chunk, before any call
   it("stays small enough to compile quickly", () => {
     const bytes = files.reduce((sum, f) => sum + f.bytes, 0);
     // 1.16 MB before issue 33 (every zod locale, Ajv); 457 kB after its first pass; 416 kB once
-    // zod's fromJSONSchema (agents only) no longer spreads every classic schema into the zod chunk.
-    expect(bytes).toBeLessThan(440_000);
+    // zod's fromJSONSchema (agents only) no longer spreads every classic schema into the zod chunk;
+    // 341 kB as one CommonJS file (no ESM chunk shared with the runtime, HTTP or agents).
+    expect(bytes).toBeLessThan(360_000);
+    expect(files.length).toBeLessThanOrEqual(6);
+  });
+
+  it("sets zod jitless before the SDK's message schemas are built (src/server/zod-jitless.ts)", () => {
+    const text = readFileSync(at("dist/stdio.cjs"), "utf8");
+    const jitless = text.search(/\bconfig\(\{ jitless: !0 \}\)/);
+    expect(jitless).toBeGreaterThan(0);
+    expect(jitless).toBeLessThan(text.indexOf("// node_modules/@modelcontextprotocol/sdk/dist/esm/types.js"));
+  });
+
+  it("is one CommonJS file whose lazy parts are the ESM chunks, each loaded through __import", () => {
+    const text = readFileSync(at("dist/stdio.cjs"), "utf8");
+    expect(text).not.toMatch(/\bimport\(/);
+    const lazy = [...text.matchAll(/\b__import\("(\.\/chunks\/[^"]+)"\)/g)].map((m) => m[1]);
+    expect(lazy.some((path) => /\/runtime-[^/]+\.js$/.test(path))).toBe(true);
+    for (const path of lazy) expect(existsSync(at(join("dist", path))), path).toBe(true);
+    // dist/cli.js loads it by this name (src/cli.ts stdioServer).
+    expect(readFileSync(at("dist/cli.js"), "utf8")).toContain('"./stdio.cjs"');
+  });
+});
+
+describe("the built server's code cache", () => {
+  const cache = mkdtempSync(join(tmpdir(), "webdata-start-cache-"));
+  afterAll(() => rmSync(cache, { recursive: true, force: true }));
+  const sandbox = useSandbox();
+
+  const session = async () => {
+    const server = await spawnAgainst(sandbox, { WEBDATA_CACHE_DIR: cache });
+    try {
+      return {
+        tools: (await server.client.listTools()).tools,
+        extracted: (await call(server, "extract_page", { url: `${sandbox.siteUrl}/` })).isError,
+      };
+    } finally {
+      await server.close();
+    }
+  };
+  const codeFiles = () =>
+    existsSync(join(cache, "code"))
+      ? readdirSync(join(cache, "code")).map((name) => ({
+          name,
+          mtime: statSync(join(cache, "code", name)).mtimeMs,
+        }))
+      : [];
+
+  it("is written by the first start under the cache dir and reused unchanged by the next", async () => {
+    const first = await session();
+    const written = codeFiles();
+    expect(written.map((f) => f.name)).toEqual([
+      expect.stringMatching(new RegExp(`^stdio-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`)),
+    ]);
+    const second = await session();
+    // A hit writes nothing; the same tools and a working call either way.
+    expect(codeFiles()).toEqual(written);
+    expect(second).toEqual(first);
+    expect(first.extracted).toBeFalsy();
   });
 });

@@ -1,0 +1,129 @@
+/**
+ * The loader dist/cli.js runs the stdio start path (dist/stdio.cjs) through: V8's code cache kept
+ * under the cache dir, keyed by the file's content, refused caches recompiled, never a failed
+ * start. On small CommonJS files of the test's own; the built server's start is
+ * test/install/start-path.test.ts's.
+ */
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cacheFile, loadCached } from "../../src/cli/code-cache.js";
+
+const temp = mkdtempSync(join(tmpdir(), "webdata-code-cache-"));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+let n = 0;
+/** A fresh folder for `main.cjs` (written by `write`), with a cache dir beside it. */
+function fixture(source: string) {
+  const dir = join(temp, `case-${n++}`);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "main.cjs");
+  return {
+    dir,
+    cache: join(dir, "cache"),
+    write: (text = source) => {
+      writeFileSync(file, text);
+      return file;
+    },
+  };
+}
+
+const MODULE = `
+const { basename } = require("node:path");
+function add(a, b) { return a + b; }
+module.exports = { sum: [1, 2, 3, 4].reduce(add, 0), name: basename(__filename), dir: __dirname };
+`;
+
+describe("loadCached", () => {
+  it("compiles without a cache, writes one when asked, and uses it on the next load", () => {
+    const f = fixture(MODULE);
+    const file = f.write();
+    const first = loadCached<{ sum: number; name: string; dir: string }>(file, f.cache);
+    expect(first.cache).toBe("miss");
+    expect(first.exports).toEqual({ sum: 10, name: "main.cjs", dir: f.dir });
+    first.persist();
+    const written = readdirSync(join(f.cache, "code"));
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(new RegExp(`^stdio-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`));
+
+    const second = loadCached<{ sum: number }>(file, f.cache);
+    expect(second.cache).toBe("hit");
+    expect(second.exports.sum).toBe(10);
+  });
+
+  it("keys the cache by the file's content: a same-length change is compiled anew, not served the old code", () => {
+    const f = fixture(MODULE);
+    const file = f.write();
+    loadCached(file, f.cache).persist();
+    // V8 checks a cache against the source's length only; the file name has the content's hash.
+    const changed = MODULE.replace("a + b", "a * b");
+    expect(changed.length).toBe(MODULE.length);
+    f.write(changed);
+    const again = loadCached<{ sum: number }>(file, f.cache);
+    expect(again.cache).toBe("miss");
+    expect(again.exports.sum).toBe(0);
+    expect(cacheFile(f.cache, readFileSync(file, "utf8"))).not.toBe(cacheFile(f.cache, MODULE));
+  });
+
+  it("a cache V8 refuses (here: junk bytes) is compiled without and written anew", () => {
+    const f = fixture(MODULE);
+    const file = f.write();
+    const path = cacheFile(f.cache, MODULE);
+    mkdirSync(join(f.cache, "code"), { recursive: true });
+    writeFileSync(path, Buffer.from("not a V8 code cache"));
+    const refused = loadCached<{ sum: number }>(file, f.cache);
+    expect(refused.cache).toBe("miss");
+    expect(refused.exports.sum).toBe(10);
+    refused.persist();
+    expect(readFileSync(path).toString("latin1")).not.toBe("not a V8 code cache");
+    expect(loadCached(file, f.cache).cache).toBe("hit");
+  });
+
+  it("reads only a cache this user owns and no one else may write (V8 runs what it holds)", () => {
+    const f = fixture(MODULE);
+    const file = f.write();
+    loadCached(file, f.cache).persist();
+    const path = cacheFile(f.cache, MODULE);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(f.cache, "code")).mode & 0o777).toBe(0o700);
+    expect(loadCached(file, f.cache).cache).toBe("hit");
+    chmodSync(path, 0o666);
+    expect(loadCached(file, f.cache).cache).toBe("miss");
+    chmodSync(path, 0o600);
+    expect(loadCached(file, f.cache).cache).toBe("hit");
+    if (process.getuid?.() === 0) {
+      chownSync(path, 4242, 4242);
+      expect(loadCached(file, f.cache).cache).toBe("miss");
+    }
+  });
+
+  it("an unwritable cache dir only means no cache: the module still loads and persist does not throw", () => {
+    const f = fixture(MODULE);
+    const file = f.write();
+    // A cache dir under a regular file can be neither read nor created.
+    const loaded = loadCached<{ sum: number }>(file, join(file, "cache"));
+    expect(loaded.cache).toBe("miss");
+    expect(loaded.exports.sum).toBe(10);
+    expect(() => loaded.persist()).not.toThrow();
+    expect(loadCached(file, undefined).cache).toBe("off");
+  });
+
+  it("gives the file __import, which loads an ES module relative to it", async () => {
+    const f = fixture("");
+    f.write('module.exports = { load: () => __import("./lazy.mjs") };');
+    writeFileSync(join(f.dir, "lazy.mjs"), "export const answer = 42;\n");
+    const loaded = loadCached<{ load(): Promise<{ answer: number }> }>(join(f.dir, "main.cjs"), f.cache);
+    expect((await loaded.exports.load()).answer).toBe(42);
+  });
+});
