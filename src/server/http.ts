@@ -20,16 +20,16 @@ import { type CreateServerOptions, createServer, type WebDataServer } from "./cr
 import { CallerSlots, type FairShareLimits } from "./fair-share.js";
 import { ApiServers } from "./http/api-servers.js";
 import { buildApp, type HttpApp, MAX_BODY, MCP_PATH } from "./http/app.js";
-import { type Authenticator, oauthAuthenticate, staticTokenAuthenticator } from "./http/auth.js";
-import { requireBearer } from "./http/bearer.js";
+import { type Authenticator, oauthAuthenticate, staticTokenAuthenticator } from "./http/auth/authenticate.js";
+import { requireBearer } from "./http/auth/bearer.js";
 import { CallbackRegistry } from "./http/callbacks.js";
 import { CallRegistry } from "./http/calls.js";
-import { type AllowList, buildAllowList, canonicalHost, isLoopbackHost } from "./http/guard.js";
+import { type AllowList, buildAllowList, canonicalHost, isLoopbackHost } from "./http/auth/guard.js";
 import { API_KEY_HEADER, McpEndpoint, RETRY_MS } from "./http/mcp.js";
 import { listenMetrics, metricsRoutes } from "./http/metrics.js";
-import type { ResourceServer } from "./http/oauth/resource-server.js";
-import type { OAuthSettings } from "./http/oauth/settings.js";
-import type { VerifierOptions } from "./http/oauth/verifier.js";
+import type { ResourceServer } from "./http/auth/oauth/resource-server.js";
+import type { OAuthSettings } from "./http/auth/oauth/settings.js";
+import type { VerifierOptions } from "./http/auth/oauth/verifier.js";
 import { json, rpcError } from "./http/respond.js";
 import type { SessionStreams } from "./http/session-streams.js";
 import { DEFAULT_SESSION_LIMITS } from "./http/sessions.js";
@@ -372,7 +372,7 @@ async function finishStart(options: HttpServerOptions, started: Started): Promis
       );
     }
     // Loaded only when OAuth is on (it brings jose).
-    const { createResourceServer } = await import("./http/oauth/resource-server.js");
+    const { createResourceServer } = await import("./http/auth/oauth/resource-server.js");
     late.oauth = createResourceServer(options.oauth, { ...options.oauth, publicUrl, mcpPath: MCP_PATH });
   }
   if (config.apiKey) parts.servers.useServerKey(config.apiKey);

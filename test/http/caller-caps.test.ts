@@ -10,7 +10,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, vi } from "vitest";
-import type { Authenticator } from "../../src/server/http/auth.js";
+import type { Authenticator } from "../../src/server/http/auth/authenticate.js";
 import { useHttpServer, useHttpServerOn } from "../helpers/http-server.js";
 import { connect, raw, textOf } from "./helpers.js";
 

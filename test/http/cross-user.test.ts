@@ -11,7 +11,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Authenticator } from "../../src/server/http/auth.js";
+import type { Authenticator } from "../../src/server/http/auth/authenticate.js";
 import { useHttpServer } from "../helpers/http-server.js";
 import { type Connected, connect, textOf } from "./helpers.js";
 

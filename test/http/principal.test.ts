@@ -19,7 +19,7 @@ import {
   principalOf,
   STATIC_TOKEN_SUBJECT,
   staticTokenAuthenticator,
-} from "../../src/server/http/auth.js";
+} from "../../src/server/http/auth/authenticate.js";
 import { useHttpServer } from "../helpers/http-server.js";
 import { type Connected, connect, INITIALIZE, raw, textOf } from "./helpers.js";
 

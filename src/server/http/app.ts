@@ -9,11 +9,11 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
-import type { Authenticator } from "./auth.js";
-import { type HttpEnv, requireBearer } from "./bearer.js";
+import type { Authenticator } from "./auth/authenticate.js";
+import { type HttpEnv, requireBearer } from "./auth/bearer.js";
 import type { CallbackRegistry } from "./callbacks.js";
 import { CALLBACK_PATH, CALLBACK_SECRET_HEADER } from "./callbacks.js";
-import { type AllowList, checkHostAndOrigin } from "./guard.js";
+import { type AllowList, checkHostAndOrigin } from "./auth/guard.js";
 import type { McpEndpoint } from "./mcp.js";
 import { isRedisFailure, REDIS_UNAVAILABLE } from "./redis-errors.js";
 import { json, RPC, rpcError } from "./respond.js";
@@ -22,7 +22,7 @@ export const MCP_PATH = "/mcp";
 export const MAX_BODY = 4 * 1024 * 1024;
 const MAX_CALLBACK_BODY = 256 * 1024;
 
-export type { HttpEnv } from "./bearer.js";
+export type { HttpEnv } from "./auth/bearer.js";
 export type HttpApp = Hono<HttpEnv>;
 
 export interface AppDeps {

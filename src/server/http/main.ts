@@ -8,8 +8,8 @@ import { startTelemetry } from "../../telemetry/index.js";
 import { DEFAULT_HTTP_PORT, startHttpServer } from "../http.js";
 import { registryToolNames } from "../tool-names.js";
 import { SERVER_NAME, VERSION } from "../version.js";
-import { isLoopbackHost } from "./guard.js";
-import { readOAuthSettings } from "./oauth/settings.js";
+import { isLoopbackHost } from "./auth/guard.js";
+import { readOAuthSettings } from "./auth/oauth/settings.js";
 
 export interface HttpFlags {
   host?: string;

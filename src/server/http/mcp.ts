@@ -33,7 +33,7 @@ import type { WebDataServer } from "../create-server.js";
 import type { CallerSlots } from "../fair-share.js";
 import { DEFAULT_CLIENT_LEVEL } from "../logging.js";
 import { ProtocolGuard } from "../protocol-guard.js";
-import { principalOf, withPrincipal } from "./auth.js";
+import { principalOf, withPrincipal } from "./auth/authenticate.js";
 import { callContext } from "./callback-client.js";
 import type { CallRegistry } from "./calls.js";
 import type { StreamEvents } from "./events.js";

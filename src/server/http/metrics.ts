@@ -13,7 +13,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { MiddlewareHandler } from "hono";
 import type { Telemetry } from "../../telemetry/index.js";
 import type { HttpApp } from "./app.js";
-import type { HttpEnv } from "./bearer.js";
+import type { HttpEnv } from "./auth/bearer.js";
 
 type Scrape = NonNullable<Telemetry["scrape"]>;
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };

@@ -16,7 +16,7 @@ import { createMcpHandler, InMemoryServerEventBus, isLegacyRequest } from "@mode
 import type { Config } from "../../config.js";
 import { type CredentialHash, Principal } from "../../principal.js";
 import type { HeldServer } from "../http/api-servers.js";
-import { principalOf } from "../http/auth.js";
+import { principalOf } from "../http/auth/authenticate.js";
 import { rpcError } from "../http/respond.js";
 import { cachePolicy } from "./cache.js";
 import { createModernServer } from "./server.js";

@@ -7,7 +7,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { type CredentialHash, Principal } from "../../principal.js";
+import { type CredentialHash, Principal } from "../../../principal.js";
 import { checkBearer } from "./guard.js";
 import type { ResourceServer } from "./oauth/resource-server.js";
 

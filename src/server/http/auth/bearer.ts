@@ -10,8 +10,8 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { HTTPException } from "hono/http-exception";
-import type { Authenticator, AuthOutcome } from "./auth.js";
-import { json, rpcError } from "./respond.js";
+import type { Authenticator, AuthOutcome } from "./authenticate.js";
+import { json, rpcError } from "../respond.js";
 
 const NOT_BEARER = "Unauthorized: send Authorization: Bearer <token>";
 const CHALLENGE = { "www-authenticate": "Bearer" };
