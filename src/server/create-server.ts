@@ -37,6 +37,7 @@ import { type Config, configSecrets } from "../config.js";
 import type { ServerExtension, ToolDefinition, ToolServices } from "../tools/tool.js";
 import { exposesTool, isToolset } from "../toolsets.js";
 import { CallRequestSchema } from "./call-request.js";
+import { RequestScopes } from "./call-scope.js";
 import type { FairShare } from "./fair-share.js";
 import { INSTRUCTIONS } from "./instructions.js";
 import { DeferredJsonSchemaValidator } from "./json-schema-validator.js";
@@ -93,6 +94,8 @@ export interface WebDataServer {
   logger: ServerLogger;
   /** The tools `tools/list` shows right now, by name (filled once the tools are loaded). */
   tools: ReadonlyMap<string, ToolDefinition>;
+  /** The scopes of the requests it serves: the HTTP layer enters each request's (`RequestScopes.enter`). */
+  scopes: RequestScopes;
   eventStore?: EventStore;
   /** Settles when the tools are loaded and every extension's start-up work has (errors are logged). */
   ready: Promise<void>;
@@ -134,14 +137,13 @@ function buildTimeList(config: Config): Tool[] | undefined {
  */
 const WARM_AFTER_MS = 200;
 
-export function createServer(options: CreateServerOptions): WebDataServer {
-  const { config } = options;
-  const redact = makeRedactor(configSecrets(config));
-  const logger = options.logger ?? createLogger({ redact, stderrLevel: options.stderrLevel });
-  const ownStore = options.taskStore || options.taskWork ? undefined : new InMemoryTaskStore();
-  const work = options.taskWork ?? new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));
-  const validator = new DeferredJsonSchemaValidator();
-  const server = new Server(
+/** The SDK's low-level `Server` with our capabilities, task store and validator. */
+function sdkServer(
+  options: CreateServerOptions,
+  work: TaskWork,
+  validator: DeferredJsonSchemaValidator,
+): Server {
+  return new Server(
     { name: SERVER_NAME, title: "Web Data", version: VERSION },
     {
       capabilities: {
@@ -156,84 +158,188 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       jsonSchemaValidator: validator,
     },
   );
-  const detachLogger = logger.attach(server);
-  const services: ToolServices = options.services ?? {};
-  const tools = new Map<string, ToolDefinition>();
-  const prelisted =
-    options.tools || options.extensions || config.agentTools.length > 0 ? undefined : buildTimeList(config);
+}
 
-  const gates: Promise<unknown>[] = [];
-  /** The list as last answered, and whether the client has been told it changed since. */
+/**
+ * `tools/list_changed` bookkeeping: the list as last answered and whether the client has been told
+ * it changed since (one notification per change it has not yet re-read; none before it listed at
+ * all), and `onToolsChanged` for every change whether or not a client is connected.
+ */
+function listChanges(server: Server, current: () => unknown, onToolsChanged?: () => void) {
   let answered: string | undefined;
   let notified = false;
-  let loaded: Runtime | undefined;
-  const current = () => (loaded ? loaded.listed() : undefined);
   /** The list `onToolsChanged` last saw. */
   let seen: string | undefined;
-  const watch = (now: ReturnType<typeof current>) => {
-    if (!now || !options.onToolsChanged) return;
+  const watch = (now: unknown) => {
+    if (!now || !onToolsChanged) return;
     const json = JSON.stringify(now);
-    if (seen !== undefined && json !== seen) options.onToolsChanged();
+    if (seen !== undefined && json !== seen) onToolsChanged();
     seen = json;
   };
-  /** One notification per change the client has not yet re-read; none before it listed at all. */
-  const changed = () => {
-    const now = current();
-    watch(now);
-    if (!now || answered === undefined || notified || !server.transport) return;
-    if (JSON.stringify(now) === answered) return;
-    notified = true;
-    server.sendToolListChanged().catch(() => {});
+  return {
+    changed() {
+      const now = current();
+      watch(now);
+      if (!now || answered === undefined || notified || !server.transport) return;
+      if (JSON.stringify(now) === answered) return;
+      notified = true;
+      server.sendToolListChanged().catch(() => {});
+    },
+    answered(tools: Tool[]) {
+      answered = JSON.stringify(tools);
+      notified = false;
+    },
   };
-  const initialized: Array<() => void> = [];
-  let handshakeDone = false;
+}
+
+/** The handshake's end: runs what waits for it, and `warm` once (the tools load shortly after). */
+function handshake(server: Server, warm: () => void) {
+  const waiting: Array<() => void> = [];
+  let done = false;
+  server.oninitialized = () => {
+    done = true;
+    // Not earlier: loading the tools takes CPU the handshake and the first tools/list need
+    // (the build-time list answers without them; the first call waits for them).
+    warm();
+    for (const fn of waiting.splice(0)) fn();
+  };
+  // The tools may load after the handshake: then it has happened already.
+  return (fn: () => void) => (done ? queueMicrotask(fn) : void waiting.push(fn));
+}
+
+/** What a server is made of before its tools load; `loadRuntime` builds the rest from it. */
+interface Parts {
+  options: CreateServerOptions;
+  server: Server;
+  logger: ServerLogger;
+  redact: (text: string) => string;
+  work: TaskWork;
+  validator: DeferredJsonSchemaValidator;
+  services: ToolServices;
+  tools: Map<string, ToolDefinition>;
+  gates: Promise<unknown>[];
+  closers: Array<() => void | Promise<void>>;
+  changed(): void;
+  onInitialized(fn: () => void): void;
+}
+
+/** Loads the tools and their runner (a dynamic import: off the start-up path). */
+async function loadRuntime(parts: Parts): Promise<Runtime> {
+  const { options } = parts;
+  try {
+    const { startRuntime } = await import("./runtime.js");
+    return startRuntime({
+      config: options.config,
+      client: options.client,
+      observer: options.observer,
+      tools: options.tools,
+      extensions: options.extensions,
+      services: parts.services,
+      logger: parts.logger,
+      redact: parts.redact,
+      work: parts.work,
+      ownership: options.ownership,
+      fairShare: options.fairShare,
+      toolMap: parts.tools,
+      validator: parts.validator,
+      changed: parts.changed,
+      beforeList: (promise) => void parts.gates.push(promise),
+      onInitialized: parts.onInitialized,
+      onClose: (fn) => void parts.closers.push(fn),
+    });
+  } catch (error) {
+    parts.logger.error(`server tools failed to load: ${String(error)}`);
+    throw error;
+  }
+}
+
+/**
+ * `tools/call` and `resources/*`, each in the scope of the request that carries it (`scopes.of`:
+ * over HTTP the `RequestScope` the endpoint entered; none on stdio).
+ */
+function handleCalls(parts: Parts, scopes: RequestScopes, runtime: () => Promise<Runtime>): void {
+  const { server, logger } = parts;
+  server.setRequestHandler(CallRequestSchema, async (request, extra) => {
+    const scope = scopes.of(extra);
+    // Bound now, to this request's transport: the call's work may outlive the request.
+    const log = logger.forCall(server, extra.requestId);
+    return (await runtime()).call(request, extra, scope, log);
+  });
+  // webdata:// links tools return (./resources.ts): none listed, the templates shown, each read by id.
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => (await runtime()).templates());
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const scope = scopes.of(extra);
+    return (await runtime()).read(request, extra, scope);
+  });
+}
+
+/** `close()`: settles once the server's background work has (see the module comment). */
+function closer(
+  parts: Parts,
+  ownStore: InMemoryTaskStore | undefined,
+  runtime: () => Promise<Runtime> | undefined,
+  detach: () => void,
+) {
+  let closed: Promise<void> | undefined;
+  return () => {
+    closed ??= (async () => {
+      if (!parts.options.taskWork) parts.work.close();
+      ownStore?.cleanup();
+      const rt = await runtime()?.catch(() => undefined);
+      // Every extension has registered its clean-up; each settles once its work has (catalog
+      // refreshes, cache writes), so nothing the server started is still writing after close.
+      await rt?.ready;
+      for (const fn of parts.closers) await Promise.resolve(fn()).catch(() => {});
+      detach();
+      await parts.server.close().catch(() => {});
+      await rt?.close();
+    })();
+    return closed;
+  };
+}
+
+export function createServer(options: CreateServerOptions): WebDataServer {
+  const { config } = options;
+  const redact = makeRedactor(configSecrets(config));
+  const logger = options.logger ?? createLogger({ redact, stderrLevel: options.stderrLevel });
+  const ownStore = options.taskStore || options.taskWork ? undefined : new InMemoryTaskStore();
+  const work = options.taskWork ?? new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));
+  const validator = new DeferredJsonSchemaValidator();
+  const server = sdkServer(options, work, validator);
+  const detachLogger = logger.attach(server);
+  const scopes = new RequestScopes();
+  const prelisted =
+    options.tools || options.extensions || config.agentTools.length > 0 ? undefined : buildTimeList(config);
+  let loaded: Runtime | undefined;
+  let runtimePromise: Promise<Runtime> | undefined;
   let warm: NodeJS.Timeout | undefined;
   const warmSoon = () => {
     warm ??= setTimeout(() => void runtime().catch(() => {}), WARM_AFTER_MS).unref();
   };
-  server.oninitialized = () => {
-    handshakeDone = true;
-    // Not earlier: loading the tools takes CPU the handshake and the first tools/list need
-    // (the build-time list answers without them; the first call waits for them).
-    warmSoon();
-    for (const fn of initialized.splice(0)) fn();
+  const changes = listChanges(server, () => loaded?.listed(), options.onToolsChanged);
+  const parts: Parts = {
+    options,
+    server,
+    logger,
+    redact,
+    work,
+    validator,
+    services: options.services ?? {},
+    tools: new Map(),
+    gates: [],
+    closers: [],
+    changed: changes.changed,
+    onInitialized: handshake(server, warmSoon),
   };
-  const closers: Array<() => void | Promise<void>> = [];
-
-  let runtimePromise: Promise<Runtime> | undefined;
   /** Loads the tools on first need: a call, a list the build-time one cannot answer, `ready`. */
-  const runtime = (): Promise<Runtime> => (runtimePromise ??= loadRuntime());
-  const loadRuntime = () =>
-    import("./runtime.js")
-      .then(({ startRuntime }) => {
-        loaded = startRuntime({
-          config,
-          client: options.client,
-          observer: options.observer,
-          tools: options.tools,
-          extensions: options.extensions,
-          services,
-          logger,
-          redact,
-          work,
-          ownership: options.ownership,
-          fairShare: options.fairShare,
-          toolMap: tools,
-          validator,
-          changed,
-          beforeList: (promise) => void gates.push(promise),
-          // The tools may load after the handshake: then it has happened already.
-          onInitialized: (fn) => (handshakeDone ? queueMicrotask(fn) : void initialized.push(fn)),
-          onClose: (fn) => void closers.push(fn),
-        });
-        // Had the build-time list been answered and the loaded one differ: tell the client.
-        queueMicrotask(changed);
-        return loaded;
-      })
-      .catch((error) => {
-        logger.error(`server tools failed to load: ${String(error)}`);
-        throw error;
-      });
+  const runtime = (): Promise<Runtime> =>
+    (runtimePromise ??= loadRuntime(parts).then((rt) => {
+      loaded = rt;
+      // Had the build-time list been answered and the loaded one differ: tell the client.
+      queueMicrotask(changes.changed);
+      return rt;
+    }));
   // Without a build-time list the first tools/list needs them: start at once. With one, once the
   // client has had it (or shortly after the handshake, for a client that does not ask), so they
   // are warm for the first call without slowing the handshake.
@@ -248,50 +354,23 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       return prelisted;
     }
     const rt = await runtime();
-    if (gates.length > 0) await Promise.allSettled(gates);
+    if (parts.gates.length > 0) await Promise.allSettled(parts.gates);
     return rt.listed() as Tool[];
   };
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools = await listNow();
-    answered = JSON.stringify(tools);
-    notified = false;
+    changes.answered(tools);
     return { tools };
   });
-  server.setRequestHandler(CallRequestSchema, async (request, extra) => {
-    // Bound now, to this request's transport: the call's work may outlive the request.
-    const log = logger.forCall(server, extra.requestId);
-    return (await runtime()).call(request, extra, log);
-  });
-  // webdata:// links tools return (./resources.ts): none listed, the templates shown, each read by id.
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => (await runtime()).templates());
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
-    (await runtime()).read(request, extra),
-  );
-
+  handleCalls(parts, scopes, runtime);
+  const close = closer(parts, ownStore, () => runtimePromise, detachLogger);
   let ready: Promise<void> | undefined;
-  let closed: Promise<void> | undefined;
-  const close = () => {
-    closed ??= (async () => {
-      clearTimeout(warm);
-      if (!options.taskWork) work.close();
-      ownStore?.cleanup();
-      const rt = await runtimePromise?.catch(() => undefined);
-      // Every extension has registered its clean-up; each settles once its work has (catalog
-      // refreshes, cache writes), so nothing the server started is still writing after close.
-      await rt?.ready;
-      for (const fn of closers) await Promise.resolve(fn()).catch(() => {});
-      detachLogger();
-      await server.close().catch(() => {});
-      await rt?.close();
-    })();
-    return closed;
-  };
   return {
     server,
-    services,
+    services: parts.services,
     logger,
-    tools,
+    tools: parts.tools,
+    scopes,
     eventStore: options.eventStore,
     get ready() {
       ready ??= runtime().then((rt) => rt.ready);
@@ -299,6 +378,9 @@ export function createServer(options: CreateServerOptions): WebDataServer {
     },
     runtime,
     listTools: listNow,
-    close,
+    close: () => {
+      clearTimeout(warm);
+      return close();
+    },
   };
 }
