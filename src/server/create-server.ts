@@ -299,6 +299,49 @@ function closer(
   };
 }
 
+/**
+ * The tools and their runner, loaded on first need (a call, a list the build-time one cannot
+ * answer, `ready`) or `warmSoon` after the handshake; `changed` once they are, in case the
+ * build-time list was answered and the loaded one differs.
+ */
+function toolLoader(load: () => Promise<Runtime>, changed: () => void) {
+  let loaded: Runtime | undefined;
+  let promise: Promise<Runtime> | undefined;
+  let warm: NodeJS.Timeout | undefined;
+  const runtime = (): Promise<Runtime> =>
+    (promise ??= load().then((rt) => {
+      loaded = rt;
+      queueMicrotask(changed);
+      return rt;
+    }));
+  return {
+    runtime,
+    loaded: () => loaded,
+    started: () => promise,
+    warmSoon() {
+      warm ??= setTimeout(() => void runtime().catch(() => {}), WARM_AFTER_MS).unref();
+    },
+    stop: () => clearTimeout(warm),
+  };
+}
+
+type ToolLoader = ReturnType<typeof toolLoader>;
+
+/** `tools/list`: the build-time list until the tools are loaded, when it can answer; else the loaded one. */
+function toolLister(loader: ToolLoader, prelisted: Tool[] | undefined, gates: Promise<unknown>[]) {
+  return async (): Promise<Tool[]> => {
+    if (!loader.loaded() && prelisted) {
+      // Answered from the build-time list: the tools load shortly after, not while the client is
+      // still reading this answer (a call in the meantime loads them at once).
+      loader.warmSoon();
+      return prelisted;
+    }
+    const rt = await loader.runtime();
+    if (gates.length > 0) await Promise.allSettled(gates);
+    return rt.listed() as Tool[];
+  };
+}
+
 export function createServer(options: CreateServerOptions): WebDataServer {
   const { config } = options;
   const redact = makeRedactor(configSecrets(config));
@@ -311,13 +354,6 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   const scopes = new RequestScopes();
   const prelisted =
     options.tools || options.extensions || config.agentTools.length > 0 ? undefined : buildTimeList(config);
-  let loaded: Runtime | undefined;
-  let runtimePromise: Promise<Runtime> | undefined;
-  let warm: NodeJS.Timeout | undefined;
-  const warmSoon = () => {
-    warm ??= setTimeout(() => void runtime().catch(() => {}), WARM_AFTER_MS).unref();
-  };
-  const changes = listChanges(server, () => loaded?.listed(), options.onToolsChanged);
   const parts: Parts = {
     options,
     server,
@@ -329,41 +365,23 @@ export function createServer(options: CreateServerOptions): WebDataServer {
     tools: new Map(),
     gates: [],
     closers: [],
-    changed: changes.changed,
-    onInitialized: handshake(server, warmSoon),
+    changed: () => changes.changed(),
+    onInitialized: handshake(server, () => loader.warmSoon()),
   };
-  /** Loads the tools on first need: a call, a list the build-time one cannot answer, `ready`. */
-  const runtime = (): Promise<Runtime> =>
-    (runtimePromise ??= loadRuntime(parts).then((rt) => {
-      loaded = rt;
-      // Had the build-time list been answered and the loaded one differ: tell the client.
-      queueMicrotask(changes.changed);
-      return rt;
-    }));
+  const loader = toolLoader(() => loadRuntime(parts), parts.changed);
+  const changes = listChanges(server, () => loader.loaded()?.listed(), options.onToolsChanged);
   // Without a build-time list the first tools/list needs them: start at once. With one, once the
   // client has had it (or shortly after the handshake, for a client that does not ask), so they
   // are warm for the first call without slowing the handshake.
-  if (!prelisted) void runtime().catch(() => {});
-
-  /** The list as it stands: the build-time one until the tools are loaded, when it can answer. */
-  const listNow = async (): Promise<Tool[]> => {
-    if (!loaded && prelisted) {
-      // Answered from the build-time list: the tools load shortly after, not while the client is
-      // still reading this answer (a call in the meantime loads them at once).
-      warmSoon();
-      return prelisted;
-    }
-    const rt = await runtime();
-    if (parts.gates.length > 0) await Promise.allSettled(parts.gates);
-    return rt.listed() as Tool[];
-  };
+  if (!prelisted) void loader.runtime().catch(() => {});
+  const listNow = toolLister(loader, prelisted, parts.gates);
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools = await listNow();
     changes.answered(tools);
     return { tools };
   });
-  handleCalls(parts, scopes, runtime);
-  const close = closer(parts, ownStore, () => runtimePromise, detachLogger);
+  handleCalls(parts, scopes, loader.runtime);
+  const close = closer(parts, ownStore, loader.started, detachLogger);
   let ready: Promise<void> | undefined;
   return {
     server,
@@ -373,13 +391,13 @@ export function createServer(options: CreateServerOptions): WebDataServer {
     scopes,
     eventStore: options.eventStore,
     get ready() {
-      ready ??= runtime().then((rt) => rt.ready);
+      ready ??= loader.runtime().then((rt) => rt.ready);
       return ready;
     },
-    runtime,
+    runtime: loader.runtime,
     listTools: listNow,
     close: () => {
-      clearTimeout(warm);
+      loader.stop();
       return close();
     },
   };

@@ -45,22 +45,10 @@ function claimMessage(error: errors.JWTClaimValidationFailed): string {
   return `the token's ${error.claim} claim is not acceptable: ${error.reason}`;
 }
 
-export function createTokenVerifier(
-  settings: OAuthSettings,
-  resource: string,
-  options: VerifierOptions = {},
-): TokenVerifier {
-  const discovery = new CachedDiscovery(settings.issuer, {
-    ttlMs: options.discoveryTtlMs,
-    fetch: options.fetch,
-  });
-  const introspector = settings.introspectionUrl
-    ? new Introspector(settings, resource, options.fetch)
-    : undefined;
+/** The issuer's key set, found by discovery; a new `jwks_uri` makes a new remote set. */
+function jwksSource(discovery: CachedDiscovery, options: VerifierOptions) {
   let jwks: { uri: string; set: ReturnType<typeof createRemoteJWKSet> } | undefined;
-  const tolerance = options.clockToleranceSec ?? 30;
-
-  async function keySet() {
+  return async () => {
     let metadata: Awaited<ReturnType<CachedDiscovery["get"]>>;
     try {
       metadata = await discovery.get();
@@ -80,72 +68,112 @@ export function createTokenVerifier(
       };
     }
     return { issuer: metadata.issuer, set: jwks.set };
-  }
+  };
+}
 
-  async function verifyJwt(token: string): Promise<AuthInfo> {
-    let unverified: JWTPayload;
-    let typ: unknown;
-    try {
-      unverified = decodeJwt(token);
-      typ = decodeProtectedHeader(token).typ;
-    } catch {
-      throw new InvalidTokenError("the token is not a readable JWT");
-    }
-    // The header says what kind of token it is: refused before any key is fetched.
-    const notAccess = typProblem(typ, settings.strictJwt === true);
-    if (notAccess) throw new InvalidTokenError(notAccess);
-    const { issuer, set } = await keySet();
-    // Checked before the signature so that another issuer's token gets a clear answer and
-    // costs no JWKS fetch for its unknown key id.
-    if (unverified.iss !== issuer) {
-      throw new InvalidTokenError(`the token was issued by another issuer (expected ${issuer})`);
-    }
-    let payload: JWTPayload;
-    try {
-      // The audience is checked below (`aud`, or Cognito's `client_id`), `typ` above.
-      ({ payload } = await jwtVerify(token, set, {
-        issuer,
-        algorithms: ASYMMETRIC,
-        clockTolerance: tolerance,
-        requiredClaims: ["exp"],
-      }));
-    } catch (error) {
-      if (error instanceof errors.JWTExpired) throw new InvalidTokenError("the token has expired");
-      if (error instanceof errors.JWTClaimValidationFailed) {
-        throw new InvalidTokenError(claimMessage(error));
-      }
-      if (error instanceof errors.JWKSNoMatchingKey) {
-        throw new InvalidTokenError("the token is signed with a key the issuer does not publish");
-      }
-      // The key set could not be fetched (timeout, not 200, not a key set): the issuer's problem.
-      if (
-        error instanceof errors.JWKSTimeout ||
-        error instanceof errors.JWKSInvalid ||
-        !(error instanceof errors.JOSEError) ||
-        error.code === "ERR_JOSE_GENERIC"
-      ) {
-        throw unavailable(error);
-      }
-      throw new InvalidTokenError(`the token's signature does not verify (${error.code})`);
-    }
-    const problem = idTokenMark(payload) ?? audienceProblem(payload, resource, settings.audiences ?? []);
-    if (problem) throw new InvalidTokenError(problem);
-    const scopes = scopesOf(payload);
-    requireScopes(scopes, settings.scopes);
-    return {
-      token,
-      // RFC 9068 / Cognito `client_id`, OIDC `azp` (Keycloak, Auth0, Entra v2), Okta `cid`, Entra v1 `appid`.
-      clientId: String(payload.client_id ?? payload.azp ?? payload.cid ?? payload.appid ?? payload.sub ?? ""),
-      scopes,
-      expiresAt: payload.exp,
-      resource: new URL(resource),
-      extra: { sub: payload.sub, iss: payload.iss },
-    };
-  }
+type KeySet = ReturnType<typeof jwksSource>;
 
+/** The JWT's claims and header `typ`, before any check. */
+function readUnverified(token: string): { unverified: JWTPayload; typ: unknown } {
+  try {
+    return { unverified: decodeJwt(token), typ: decodeProtectedHeader(token).typ };
+  } catch {
+    throw new InvalidTokenError("the token is not a readable JWT");
+  }
+}
+
+/** The signature, issuer and expiry checked; jose's errors as the SDK's OAuth errors. */
+async function verifySignature(
+  token: string,
+  key: Awaited<ReturnType<KeySet>>,
+  tolerance: number,
+): Promise<JWTPayload> {
+  try {
+    // The audience is checked after (`aud`, or Cognito's `client_id`), `typ` before.
+    const { payload } = await jwtVerify(token, key.set, {
+      issuer: key.issuer,
+      algorithms: ASYMMETRIC,
+      clockTolerance: tolerance,
+      requiredClaims: ["exp"],
+    });
+    return payload;
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) throw new InvalidTokenError("the token has expired");
+    if (error instanceof errors.JWTClaimValidationFailed) {
+      throw new InvalidTokenError(claimMessage(error));
+    }
+    if (error instanceof errors.JWKSNoMatchingKey) {
+      throw new InvalidTokenError("the token is signed with a key the issuer does not publish");
+    }
+    // The key set could not be fetched (timeout, not 200, not a key set): the issuer's problem.
+    if (
+      error instanceof errors.JWKSTimeout ||
+      error instanceof errors.JWKSInvalid ||
+      !(error instanceof errors.JOSEError) ||
+      error.code === "ERR_JOSE_GENERIC"
+    ) {
+      throw unavailable(error);
+    }
+    throw new InvalidTokenError(`the token's signature does not verify (${error.code})`);
+  }
+}
+
+interface JwtRules {
+  settings: OAuthSettings;
+  resource: string;
+  tolerance: number;
+  keySet: KeySet;
+}
+
+async function verifyJwt(token: string, rules: JwtRules): Promise<AuthInfo> {
+  const { settings, resource } = rules;
+  const { unverified, typ } = readUnverified(token);
+  // The header says what kind of token it is: refused before any key is fetched.
+  const notAccess = typProblem(typ, settings.strictJwt === true);
+  if (notAccess) throw new InvalidTokenError(notAccess);
+  const key = await rules.keySet();
+  // Checked before the signature so that another issuer's token gets a clear answer and
+  // costs no JWKS fetch for its unknown key id.
+  if (unverified.iss !== key.issuer) {
+    throw new InvalidTokenError(`the token was issued by another issuer (expected ${key.issuer})`);
+  }
+  const payload = await verifySignature(token, key, rules.tolerance);
+  const problem = idTokenMark(payload) ?? audienceProblem(payload, resource, settings.audiences ?? []);
+  if (problem) throw new InvalidTokenError(problem);
+  const scopes = scopesOf(payload);
+  requireScopes(scopes, settings.scopes);
+  return {
+    token,
+    // RFC 9068 / Cognito `client_id`, OIDC `azp` (Keycloak, Auth0, Entra v2), Okta `cid`, Entra v1 `appid`.
+    clientId: String(payload.client_id ?? payload.azp ?? payload.cid ?? payload.appid ?? payload.sub ?? ""),
+    scopes,
+    expiresAt: payload.exp,
+    resource: new URL(resource),
+    extra: { sub: payload.sub, iss: payload.iss },
+  };
+}
+
+export function createTokenVerifier(
+  settings: OAuthSettings,
+  resource: string,
+  options: VerifierOptions = {},
+): TokenVerifier {
+  const discovery = new CachedDiscovery(settings.issuer, {
+    ttlMs: options.discoveryTtlMs,
+    fetch: options.fetch,
+  });
+  const introspector = settings.introspectionUrl
+    ? new Introspector(settings, resource, options.fetch)
+    : undefined;
+  const rules: JwtRules = {
+    settings,
+    resource,
+    tolerance: options.clockToleranceSec ?? 30,
+    keySet: jwksSource(discovery, options),
+  };
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
-      if (JWT_SHAPE.test(token)) return verifyJwt(token);
+      if (JWT_SHAPE.test(token)) return verifyJwt(token, rules);
       if (introspector) return introspector.check(token);
       throw new InvalidTokenError("the token is not a JWT and no introspection endpoint is configured");
     },
