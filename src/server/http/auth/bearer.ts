@@ -6,6 +6,7 @@
  * authenticator's own answer (its status, `WWW-Authenticate` and body), as it would give it alone,
  * thrown as hono's `HTTPException` (the app's error handler sends its response).
  */
+import type { HttpBindings } from "@hono/node-server";
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { HTTPException } from "hono/http-exception";
@@ -16,7 +17,8 @@ const NOT_BEARER = "Unauthorized: send Authorization: Bearer <token>";
 const CHALLENGE = { "www-authenticate": "Bearer" };
 
 type Refused = Extract<AuthOutcome, { ok: false }>;
-export type HttpEnv = { Variables: { identity?: Identity; refused?: Refused } };
+/** The routes' hono environment: the node request and response (`@hono/node-server`), and who is calling. */
+export type HttpEnv = { Bindings: HttpBindings; Variables: { identity?: Identity; refused?: Refused } };
 
 /** A refusal as the client gets it: OAuth's `{error, error_description}` or a JSON-RPC error. */
 export function refusalResponse(refused: Refused): Response {
