@@ -4,7 +4,7 @@
  * the caller's principal), guarded by Host/Origin allow-lists and an `Authenticator` (the static
  * access token by default), plus `GET /healthz` and, with a public URL, the webhook receiver
  * `POST /callbacks/task/<token>`. Routes are hono's (`./http/app.ts`) on `@hono/node-server`.
- * One module per concern under `./http/`: `auth.ts` (who is calling → principal), `state.ts`
+ * One module per concern under `./http/`: `auth/` (who is calling → principal), `state.ts`
  * (sessions, events, ownership, task work: memory or Redis), `api-servers.ts` (the MCP servers by
  * API key), `session-streams.ts` (each session's GET stream), `calls.ts` (call routing and
  * cancel), `fair-share`/`sessions` caps, `metrics.ts` (`/metrics`). `shutdown()` drains in-flight

@@ -2,7 +2,9 @@
  * The MCP endpoint (`/mcp`). Every request runs on a fresh SDK transport (web-standard Streamable
  * HTTP, without its own session handling) and a fresh `createServer()` — about 0.4 ms — so no
  * replica holds anything a session needs: the session is a record in the `SessionStore`, bound
- * to the caller's credential, and the transport reports its id. Streams are resumable through
+ * to the caller's credential, and our wrapper of the transport reports its id. The caller is made
+ * once per request (`callerOf`), each method has its own function, and each POST runs in a
+ * `RequestScope` built once and entered on its server. Streams are resumable through
  * the `StreamEvents` store; a GET without `Last-Event-ID` opens the session's own standalone
  * stream (`./session-streams.ts`: `tools/list_changed`), a call's notifications travel on that
  * call's stream. Requests in flight are tracked for the shutdown drain, which
