@@ -71,7 +71,7 @@ export interface TelemetrySettings {
   serviceName?: string;
 }
 
-/** The OAuth variables as given; `readOAuthSettings` (src/server/http/oauth) checks their combination. */
+/** The OAuth variables as given; `readOAuthSettings` (src/server/http/auth/oauth) checks their combination. */
 export interface OAuthVariables {
   issuer?: string;
   scopes?: string;

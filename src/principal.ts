@@ -1,9 +1,10 @@
 /**
  * Who a call is for over HTTP: the principal every piece of state belongs to (sessions, upstream
  * work, MCP tasks, stream events) and every cap and limit counts against. Made once per request
- * by the HTTP layer's `principalOf` (src/server/http/auth.ts) and passed down explicitly: on the
- * call's `AuthInfo` to the SDK handlers, then on the `ToolContext` (`ctx.principal`) to tools and
- * resources. stdio has no principal (one user, one process).
+ * by the HTTP layer's `principalOf` (src/server/http/auth/principal.ts) and passed down
+ * explicitly: in the request's `RequestScope` (src/server/call-scope.ts) to the server's handlers,
+ * then on the `ToolContext` (`ctx.principal`) to tools and resources. stdio has no principal (one
+ * user, one process).
  */
 
 export type PrincipalKind = "oauth" | "token" | "key" | "anonymous";
@@ -37,9 +38,3 @@ export class Principal {
 
 /** A keyed hash of a credential (HMAC with the deployment's salt): stable, not reversible. */
 export type CredentialHash = (credential: string) => string;
-
-/** The principal a request's `AuthInfo` carries (put there by the HTTP layer), if any. */
-export function principalIn(auth: { extra?: Record<string, unknown> } | undefined): Principal | undefined {
-  const value = auth?.extra?.principal;
-  return value instanceof Principal ? value : undefined;
-}

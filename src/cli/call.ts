@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Config, loadConfig } from "../config.js";
 import { nearest } from "../suggest.js";
+import { errorCodeIn } from "../tools/errors.js";
 import { ALL_TOOLS, selectTools } from "../tools/registry.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { DEFAULT_TOOLSETS, exposesTool } from "../toolsets.js";
@@ -72,7 +73,7 @@ export async function runCall(config: Config, name: string, args: Record<string,
     else if (item.type === "image") out(`[image ${item.mimeType}, ${item.data.length} base64 chars]`);
   }
   if (json && result.structuredContent) out(JSON.stringify(result.structuredContent, null, 2));
-  const code = (result._meta?.["web-data/error"] as { code?: string } | undefined)?.code;
+  const code = errorCodeIn(result);
   if (code === "invalid_argument" && ALL_TOOLS.some((t) => t.name === name)) {
     process.stderr.write(`web-data-mcp: the arguments and examples: web-data-mcp call ${name} --help\n`);
   }

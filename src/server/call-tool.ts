@@ -14,13 +14,13 @@
  */
 import type { CallToolRequest, CallToolResult, CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { type Principal, principalIn } from "../principal.js";
+import type { Principal } from "../principal.js";
 import { depthProblem } from "../tools/argument-depth.js";
 import { argumentProblems } from "../tools/argument-errors.js";
 import { errorResult, invalidArguments } from "../tools/errors.js";
 import { normalizeArgs } from "../tools/normalize-args.js";
-import type { McpTasks, ToolDefinition } from "../tools/tool.js";
-import type { CallScope } from "./call-scope.js";
+import type { ToolDefinition } from "../tools/tool.js";
+import type { CallScope, RequestScope } from "./call-scope.js";
 import type { FairShare } from "./fair-share.js";
 import { type Extra, runTool, type ToolArgs, type ToolDeps } from "./run-tool.js";
 import { TASK_POLL_MS, TASK_WAIT_MS, type TaskWork, taskTtl } from "./tasks.js";
@@ -92,13 +92,8 @@ export function runCall(
   );
 }
 
-export async function callTool(
-  request: Pick<CallToolRequest, "params">,
-  extra: Extra,
-  tool: ToolDefinition | undefined,
-  deps: CallDeps,
-): Promise<CallToolResult | CreateTaskResult> {
-  const { name, arguments: args = {}, task } = request.params;
+/** Protocol faults, before anything runs: an unknown tool, a task request for a tool without task support. */
+function checkCallable(name: string, tool: ToolDefinition | undefined, task: unknown): ToolDefinition {
   if (!tool) {
     throw new McpError(
       ErrorCode.InvalidParams,
@@ -111,48 +106,34 @@ export async function callTool(
       `Tool ${name} does not support tasks (its execution.taskSupport is "forbidden"); call it without "task".`,
     );
   }
-  const principal = principalIn(extra.authInfo);
-  const ttl = task ? taskTtl(task.ttl, deps.config.taskMaxTtlMs) : 0;
-  // Every record counts against its principal's cap, a failed one (bad arguments) too.
-  if (task && extra.taskStore && principal && deps.fairShare)
-    await deps.fairShare.admitTask(principal.id, ttl);
-  const checked = checkArguments(tool, args, deps);
-  if (!checked.ok) {
-    const { result } = checked;
-    if (!task || !extra.taskStore) return result;
-    const failed = await extra.taskStore.createTask({ ttl, pollInterval: TASK_POLL_MS });
-    await extra.taskStore.storeTaskResult(failed.taskId, "failed", result);
-    return { task: await extra.taskStore.getTask(failed.taskId) };
-  }
-  const progressToken = extra._meta?.progressToken;
-  const tasks: McpTasks = {
-    cancel: (taskId) => deps.work.cancel(taskId, extra.sessionId, "cancelled with the cancel tool"),
-  };
-  if (!task || !extra.taskStore) {
-    return runCall(tool, checked.data, deps, {
-      principal,
-      signal: extra.signal,
-      progressToken,
-      sendNotification: extra.sendNotification,
-      tasks,
-    });
-  }
-  const store = extra.taskStore;
-  const created = await store.createTask({ ttl, pollInterval: TASK_POLL_MS });
-  const { signal, done } = deps.work.start(created.taskId, extra.sessionId);
-  void inSlot(tool, principal, deps, signal, () =>
-    runTool(tool, checked.data, deps, {
-      principal,
-      signal,
-      deadline: Date.now() + Math.max(deps.config.waitMs, TASK_WAIT_MS),
-      progressToken,
-      sendNotification: extra.sendNotification,
-      tasks,
-    }),
+  return tool;
+}
+
+type TaskStore = NonNullable<Extra["taskStore"]>;
+
+/** A task created already failed with `result` (bad arguments), read like any other task's outcome. */
+async function failedTask(store: TaskStore, ttl: number, result: CallToolResult): Promise<CreateTaskResult> {
+  const failed = await store.createTask({ ttl, pollInterval: TASK_POLL_MS });
+  await store.storeTaskResult(failed.taskId, "failed", result);
+  return { task: await store.getTask(failed.taskId) };
+}
+
+/** Creates the MCP task, answers at once, and runs the work in the background until it ends, is cancelled or expires. */
+async function startTask(
+  task: { tool: ToolDefinition; args: ToolArgs; store: TaskStore; ttl: number; sessionId?: string },
+  deps: CallDeps,
+  scope: CallScope,
+): Promise<CreateTaskResult> {
+  const { tool, store, sessionId } = task;
+  const created = await store.createTask({ ttl: task.ttl, pollInterval: TASK_POLL_MS });
+  const { signal, done } = deps.work.start(created.taskId, sessionId);
+  const deadline = Date.now() + Math.max(deps.config.waitMs, TASK_WAIT_MS);
+  void inSlot(tool, scope.principal, deps, signal, () =>
+    runTool(tool, task.args, deps, { ...scope, signal, deadline }),
   )
     .then(async (result) => {
       // A cancelled or expired task keeps its state: nothing is stored for it.
-      if (signal.aborted || (await deps.work.ended(created.taskId, extra.sessionId))) return;
+      if (signal.aborted || (await deps.work.ended(created.taskId, sessionId))) return;
       await store.storeTaskResult(created.taskId, result.isError ? "failed" : "completed", result);
     })
     .catch((error) =>
@@ -160,4 +141,39 @@ export async function callTool(
     )
     .finally(done);
   return { task: created };
+}
+
+/**
+ * A `tools/call` on the 2025 path: `request` as the SDK parsed it, `extra` its handler's extra
+ * (cancellation, progress, the task store), `scope` the request's scope (over HTTP: who it is
+ * for; stdio: none).
+ */
+export async function callTool(
+  request: Pick<CallToolRequest, "params">,
+  extra: Extra,
+  scope: RequestScope | undefined,
+  found: ToolDefinition | undefined,
+  deps: CallDeps,
+): Promise<CallToolResult | CreateTaskResult> {
+  const { name, arguments: args = {}, task } = request.params;
+  const tool = checkCallable(name, found, task);
+  const principal = scope?.principal;
+  const store = task ? extra.taskStore : undefined;
+  const ttl = task ? taskTtl(task.ttl, deps.config.taskMaxTtlMs) : 0;
+  // Every record counts against its principal's cap, a failed one (bad arguments) too.
+  if (store && principal && deps.fairShare) await deps.fairShare.admitTask(principal.id, ttl);
+  const checked = checkArguments(tool, args, deps);
+  if (!checked.ok) return store ? failedTask(store, ttl, checked.result) : checked.result;
+  const callScope: CallScope = {
+    principal,
+    signal: extra.signal,
+    progressToken: extra._meta?.progressToken,
+    sendNotification: extra.sendNotification,
+    tasks: {
+      cancel: (taskId) => deps.work.cancel(taskId, extra.sessionId, "cancelled with the cancel tool"),
+    },
+    ...(scope?.hook ? { hook: scope.hook } : {}),
+  };
+  if (!store) return runCall(tool, checked.data, deps, callScope);
+  return startTask({ tool, args: checked.data, store, ttl, sessionId: extra.sessionId }, deps, callScope);
 }

@@ -37,6 +37,7 @@ import { type Config, configSecrets } from "../config.js";
 import type { ServerExtension, ToolDefinition, ToolServices } from "../tools/tool.js";
 import { exposesTool, isToolset } from "../toolsets.js";
 import { CallRequestSchema } from "./call-request.js";
+import { RequestScopes } from "./call-scope.js";
 import type { FairShare } from "./fair-share.js";
 import { INSTRUCTIONS } from "./instructions.js";
 import { DeferredJsonSchemaValidator } from "./json-schema-validator.js";
@@ -93,6 +94,8 @@ export interface WebDataServer {
   logger: ServerLogger;
   /** The tools `tools/list` shows right now, by name (filled once the tools are loaded). */
   tools: ReadonlyMap<string, ToolDefinition>;
+  /** The scopes of the requests it serves: the HTTP layer enters each request's (`RequestScopes.enter`). */
+  scopes: RequestScopes;
   eventStore?: EventStore;
   /** Settles when the tools are loaded and every extension's start-up work has (errors are logged). */
   ready: Promise<void>;
@@ -134,14 +137,13 @@ function buildTimeList(config: Config): Tool[] | undefined {
  */
 const WARM_AFTER_MS = 200;
 
-export function createServer(options: CreateServerOptions): WebDataServer {
-  const { config } = options;
-  const redact = makeRedactor(configSecrets(config));
-  const logger = options.logger ?? createLogger({ redact, stderrLevel: options.stderrLevel });
-  const ownStore = options.taskStore || options.taskWork ? undefined : new InMemoryTaskStore();
-  const work = options.taskWork ?? new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));
-  const validator = new DeferredJsonSchemaValidator();
-  const server = new Server(
+/** The SDK's low-level `Server` with our capabilities, task store and validator. */
+function sdkServer(
+  options: CreateServerOptions,
+  work: TaskWork,
+  validator: DeferredJsonSchemaValidator,
+): Server {
+  return new Server(
     { name: SERVER_NAME, title: "Web Data", version: VERSION },
     {
       capabilities: {
@@ -156,149 +158,247 @@ export function createServer(options: CreateServerOptions): WebDataServer {
       jsonSchemaValidator: validator,
     },
   );
-  const detachLogger = logger.attach(server);
-  const services: ToolServices = options.services ?? {};
-  const tools = new Map<string, ToolDefinition>();
-  const prelisted =
-    options.tools || options.extensions || config.agentTools.length > 0 ? undefined : buildTimeList(config);
+}
 
-  const gates: Promise<unknown>[] = [];
-  /** The list as last answered, and whether the client has been told it changed since. */
+/**
+ * `tools/list_changed` bookkeeping: the list as last answered and whether the client has been told
+ * it changed since (one notification per change it has not yet re-read; none before it listed at
+ * all), and `onToolsChanged` for every change whether or not a client is connected.
+ */
+function listChanges(server: Server, current: () => unknown, onToolsChanged?: () => void) {
   let answered: string | undefined;
   let notified = false;
-  let loaded: Runtime | undefined;
-  const current = () => (loaded ? loaded.listed() : undefined);
   /** The list `onToolsChanged` last saw. */
   let seen: string | undefined;
-  const watch = (now: ReturnType<typeof current>) => {
-    if (!now || !options.onToolsChanged) return;
+  const watch = (now: unknown) => {
+    if (!now || !onToolsChanged) return;
     const json = JSON.stringify(now);
-    if (seen !== undefined && json !== seen) options.onToolsChanged();
+    if (seen !== undefined && json !== seen) onToolsChanged();
     seen = json;
   };
-  /** One notification per change the client has not yet re-read; none before it listed at all. */
-  const changed = () => {
-    const now = current();
-    watch(now);
-    if (!now || answered === undefined || notified || !server.transport) return;
-    if (JSON.stringify(now) === answered) return;
-    notified = true;
-    server.sendToolListChanged().catch(() => {});
+  return {
+    changed() {
+      const now = current();
+      watch(now);
+      if (!now || answered === undefined || notified || !server.transport) return;
+      if (JSON.stringify(now) === answered) return;
+      notified = true;
+      server.sendToolListChanged().catch(() => {});
+    },
+    answered(tools: Tool[]) {
+      answered = JSON.stringify(tools);
+      notified = false;
+    },
   };
-  const initialized: Array<() => void> = [];
-  let handshakeDone = false;
-  let warm: NodeJS.Timeout | undefined;
-  const warmSoon = () => {
-    warm ??= setTimeout(() => void runtime().catch(() => {}), WARM_AFTER_MS).unref();
-  };
+}
+
+/** The handshake's end: runs what waits for it, and `warm` once (the tools load shortly after). */
+function handshake(server: Server, warm: () => void) {
+  const waiting: Array<() => void> = [];
+  let done = false;
   server.oninitialized = () => {
-    handshakeDone = true;
+    done = true;
     // Not earlier: loading the tools takes CPU the handshake and the first tools/list need
     // (the build-time list answers without them; the first call waits for them).
-    warmSoon();
-    for (const fn of initialized.splice(0)) fn();
+    warm();
+    for (const fn of waiting.splice(0)) fn();
   };
-  const closers: Array<() => void | Promise<void>> = [];
+  // The tools may load after the handshake: then it has happened already.
+  return (fn: () => void) => (done ? queueMicrotask(fn) : void waiting.push(fn));
+}
 
-  let runtimePromise: Promise<Runtime> | undefined;
-  /** Loads the tools on first need: a call, a list the build-time one cannot answer, `ready`. */
-  const runtime = (): Promise<Runtime> => (runtimePromise ??= loadRuntime());
-  const loadRuntime = () =>
-    import("./runtime.js")
-      .then(({ startRuntime }) => {
-        loaded = startRuntime({
-          config,
-          client: options.client,
-          observer: options.observer,
-          tools: options.tools,
-          extensions: options.extensions,
-          services,
-          logger,
-          redact,
-          work,
-          ownership: options.ownership,
-          fairShare: options.fairShare,
-          toolMap: tools,
-          validator,
-          changed,
-          beforeList: (promise) => void gates.push(promise),
-          // The tools may load after the handshake: then it has happened already.
-          onInitialized: (fn) => (handshakeDone ? queueMicrotask(fn) : void initialized.push(fn)),
-          onClose: (fn) => void closers.push(fn),
-        });
-        // Had the build-time list been answered and the loaded one differ: tell the client.
-        queueMicrotask(changed);
-        return loaded;
-      })
-      .catch((error) => {
-        logger.error(`server tools failed to load: ${String(error)}`);
-        throw error;
-      });
-  // Without a build-time list the first tools/list needs them: start at once. With one, once the
-  // client has had it (or shortly after the handshake, for a client that does not ask), so they
-  // are warm for the first call without slowing the handshake.
-  if (!prelisted) void runtime().catch(() => {});
+/** What a server is made of before its tools load; `loadRuntime` builds the rest from it. */
+interface Parts {
+  options: CreateServerOptions;
+  server: Server;
+  logger: ServerLogger;
+  redact: (text: string) => string;
+  work: TaskWork;
+  validator: DeferredJsonSchemaValidator;
+  services: ToolServices;
+  tools: Map<string, ToolDefinition>;
+  gates: Promise<unknown>[];
+  closers: Array<() => void | Promise<void>>;
+  changed(): void;
+  onInitialized(fn: () => void): void;
+}
 
-  /** The list as it stands: the build-time one until the tools are loaded, when it can answer. */
-  const listNow = async (): Promise<Tool[]> => {
-    if (!loaded && prelisted) {
-      // Answered from the build-time list: the tools load shortly after, not while the client is
-      // still reading this answer (a call in the meantime loads them at once).
-      warmSoon();
-      return prelisted;
-    }
-    const rt = await runtime();
-    if (gates.length > 0) await Promise.allSettled(gates);
-    return rt.listed() as Tool[];
-  };
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = await listNow();
-    answered = JSON.stringify(tools);
-    notified = false;
-    return { tools };
-  });
+/** Loads the tools and their runner (a dynamic import: off the start-up path). */
+async function loadRuntime(parts: Parts): Promise<Runtime> {
+  const { options } = parts;
+  try {
+    const { startRuntime } = await import("./runtime.js");
+    return startRuntime({
+      config: options.config,
+      client: options.client,
+      observer: options.observer,
+      tools: options.tools,
+      extensions: options.extensions,
+      services: parts.services,
+      logger: parts.logger,
+      redact: parts.redact,
+      work: parts.work,
+      ownership: options.ownership,
+      fairShare: options.fairShare,
+      toolMap: parts.tools,
+      validator: parts.validator,
+      changed: parts.changed,
+      beforeList: (promise) => void parts.gates.push(promise),
+      onInitialized: parts.onInitialized,
+      onClose: (fn) => void parts.closers.push(fn),
+    });
+  } catch (error) {
+    parts.logger.error(`server tools failed to load: ${String(error)}`);
+    throw error;
+  }
+}
+
+/**
+ * `tools/call` and `resources/*`, each in the scope of the request that carries it (`scopes.of`:
+ * over HTTP the `RequestScope` the endpoint entered; none on stdio).
+ */
+function handleCalls(parts: Parts, scopes: RequestScopes, runtime: () => Promise<Runtime>): void {
+  const { server, logger } = parts;
   server.setRequestHandler(CallRequestSchema, async (request, extra) => {
+    const scope = scopes.of(extra);
     // Bound now, to this request's transport: the call's work may outlive the request.
     const log = logger.forCall(server, extra.requestId);
-    return (await runtime()).call(request, extra, log);
+    return (await runtime()).call(request, extra, scope, log);
   });
   // webdata:// links tools return (./resources.ts): none listed, the templates shown, each read by id.
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => (await runtime()).templates());
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
-    (await runtime()).read(request, extra),
-  );
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const scope = scopes.of(extra);
+    return (await runtime()).read(request, extra, scope);
+  });
+}
 
-  let ready: Promise<void> | undefined;
+/** `close()`: settles once the server's background work has (see the module comment). */
+function closer(
+  parts: Parts,
+  ownStore: InMemoryTaskStore | undefined,
+  runtime: () => Promise<Runtime> | undefined,
+  detach: () => void,
+) {
   let closed: Promise<void> | undefined;
-  const close = () => {
+  return () => {
     closed ??= (async () => {
-      clearTimeout(warm);
-      if (!options.taskWork) work.close();
+      if (!parts.options.taskWork) parts.work.close();
       ownStore?.cleanup();
-      const rt = await runtimePromise?.catch(() => undefined);
+      const rt = await runtime()?.catch(() => undefined);
       // Every extension has registered its clean-up; each settles once its work has (catalog
       // refreshes, cache writes), so nothing the server started is still writing after close.
       await rt?.ready;
-      for (const fn of closers) await Promise.resolve(fn()).catch(() => {});
-      detachLogger();
-      await server.close().catch(() => {});
+      for (const fn of parts.closers) await Promise.resolve(fn()).catch(() => {});
+      detach();
+      await parts.server.close().catch(() => {});
       await rt?.close();
     })();
     return closed;
   };
+}
+
+/**
+ * The tools and their runner, loaded on first need (a call, a list the build-time one cannot
+ * answer, `ready`) or `warmSoon` after the handshake; `changed` once they are, in case the
+ * build-time list was answered and the loaded one differs.
+ */
+function toolLoader(load: () => Promise<Runtime>, changed: () => void) {
+  let loaded: Runtime | undefined;
+  let promise: Promise<Runtime> | undefined;
+  let warm: NodeJS.Timeout | undefined;
+  const runtime = (): Promise<Runtime> =>
+    (promise ??= load().then((rt) => {
+      loaded = rt;
+      queueMicrotask(changed);
+      return rt;
+    }));
+  return {
+    runtime,
+    loaded: () => loaded,
+    started: () => promise,
+    warmSoon() {
+      warm ??= setTimeout(() => void runtime().catch(() => {}), WARM_AFTER_MS).unref();
+    },
+    stop: () => clearTimeout(warm),
+  };
+}
+
+type ToolLoader = ReturnType<typeof toolLoader>;
+
+/** `tools/list`: the build-time list until the tools are loaded, when it can answer; else the loaded one. */
+function toolLister(loader: ToolLoader, prelisted: Tool[] | undefined, gates: Promise<unknown>[]) {
+  return async (): Promise<Tool[]> => {
+    if (!loader.loaded() && prelisted) {
+      // Answered from the build-time list: the tools load shortly after, not while the client is
+      // still reading this answer (a call in the meantime loads them at once).
+      loader.warmSoon();
+      return prelisted;
+    }
+    const rt = await loader.runtime();
+    if (gates.length > 0) await Promise.allSettled(gates);
+    return rt.listed() as Tool[];
+  };
+}
+
+export function createServer(options: CreateServerOptions): WebDataServer {
+  const { config } = options;
+  const redact = makeRedactor(configSecrets(config));
+  const logger = options.logger ?? createLogger({ redact, stderrLevel: options.stderrLevel });
+  const ownStore = options.taskStore || options.taskWork ? undefined : new InMemoryTaskStore();
+  const work = options.taskWork ?? new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));
+  const validator = new DeferredJsonSchemaValidator();
+  const server = sdkServer(options, work, validator);
+  const detachLogger = logger.attach(server);
+  const scopes = new RequestScopes();
+  const prelisted =
+    options.tools || options.extensions || config.agentTools.length > 0 ? undefined : buildTimeList(config);
+  const parts: Parts = {
+    options,
+    server,
+    logger,
+    redact,
+    work,
+    validator,
+    services: options.services ?? {},
+    tools: new Map(),
+    gates: [],
+    closers: [],
+    changed: () => changes.changed(),
+    onInitialized: handshake(server, () => loader.warmSoon()),
+  };
+  const loader = toolLoader(() => loadRuntime(parts), parts.changed);
+  const changes = listChanges(server, () => loader.loaded()?.listed(), options.onToolsChanged);
+  // Without a build-time list the first tools/list needs them: start at once. With one, once the
+  // client has had it (or shortly after the handshake, for a client that does not ask), so they
+  // are warm for the first call without slowing the handshake.
+  if (!prelisted) void loader.runtime().catch(() => {});
+  const listNow = toolLister(loader, prelisted, parts.gates);
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = await listNow();
+    changes.answered(tools);
+    return { tools };
+  });
+  handleCalls(parts, scopes, loader.runtime);
+  const close = closer(parts, ownStore, loader.started, detachLogger);
+  let ready: Promise<void> | undefined;
   return {
     server,
-    services,
+    services: parts.services,
     logger,
-    tools,
+    tools: parts.tools,
+    scopes,
     eventStore: options.eventStore,
     get ready() {
-      ready ??= runtime().then((rt) => rt.ready);
+      ready ??= loader.runtime().then((rt) => rt.ready);
       return ready;
     },
-    runtime,
+    runtime: loader.runtime,
     listTools: listNow,
-    close,
+    close: () => {
+      loader.stop();
+      return close();
+    },
   };
 }

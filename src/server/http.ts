@@ -4,7 +4,7 @@
  * the caller's principal), guarded by Host/Origin allow-lists and an `Authenticator` (the static
  * access token by default), plus `GET /healthz` and, with a public URL, the webhook receiver
  * `POST /callbacks/task/<token>`. Routes are hono's (`./http/app.ts`) on `@hono/node-server`.
- * One module per concern under `./http/`: `auth.ts` (who is calling → principal), `state.ts`
+ * One module per concern under `./http/`: `auth/` (who is calling → principal), `state.ts`
  * (sessions, events, ownership, task work: memory or Redis), `api-servers.ts` (the MCP servers by
  * API key), `session-streams.ts` (each session's GET stream), `calls.ts` (call routing and
  * cancel), `fair-share`/`sessions` caps, `metrics.ts` (`/metrics`). `shutdown()` drains in-flight
@@ -20,16 +20,16 @@ import { type CreateServerOptions, createServer, type WebDataServer } from "./cr
 import { CallerSlots, type FairShareLimits } from "./fair-share.js";
 import { ApiServers } from "./http/api-servers.js";
 import { buildApp, type HttpApp, MAX_BODY, MCP_PATH } from "./http/app.js";
-import { type Authenticator, oauthAuthenticate, staticTokenAuthenticator } from "./http/auth.js";
-import { requireBearer } from "./http/bearer.js";
+import { type Authenticator, oauthAuthenticate, staticTokenAuthenticator } from "./http/auth/authenticate.js";
+import { requireBearer } from "./http/auth/bearer.js";
+import { type AllowList, buildAllowList, canonicalHost, isLoopbackHost } from "./http/auth/guard.js";
+import type { ResourceServer } from "./http/auth/oauth/resource-server.js";
+import type { OAuthSettings } from "./http/auth/oauth/settings.js";
+import type { VerifierOptions } from "./http/auth/oauth/verifier.js";
 import { CallbackRegistry } from "./http/callbacks.js";
 import { CallRegistry } from "./http/calls.js";
-import { type AllowList, buildAllowList, canonicalHost, isLoopbackHost } from "./http/guard.js";
-import { API_KEY_HEADER, McpEndpoint, RETRY_MS } from "./http/mcp.js";
+import { API_KEY_HEADER, type McpDeps, McpEndpoint, RETRY_MS } from "./http/mcp.js";
 import { listenMetrics, metricsRoutes } from "./http/metrics.js";
-import type { ResourceServer } from "./http/oauth/resource-server.js";
-import type { OAuthSettings } from "./http/oauth/settings.js";
-import type { VerifierOptions } from "./http/oauth/verifier.js";
 import { json, rpcError } from "./http/respond.js";
 import type { SessionStreams } from "./http/session-streams.js";
 import { DEFAULT_SESSION_LIMITS } from "./http/sessions.js";
@@ -125,9 +125,8 @@ export const SHUTDOWN_MESSAGE =
   "The server shut down before this call finished: call again (work the API already accepted can be continued with get_task)";
 
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const { config } = options;
   const host = options.host ?? "127.0.0.1";
-  const token = options.token ?? config.httpToken;
+  const token = options.token ?? options.config.httpToken;
   const log = options.log ?? ((line: string) => process.stderr.write(`[web-data] ${line}\n`));
   checkAuthChoice(options, host, token);
   const state = await openState({
@@ -137,33 +136,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     log,
     now: options.now,
   });
-  const late: Late = { draining: false, allow: { hosts: [], origins: [] } };
-  const parts = await wire(options, state, late, log);
-  const staticAuth = staticTokenAuthenticator(token);
-  const authenticate: Authenticator = (request) => {
-    if (options.authenticate) return options.authenticate(request);
-    return late.oauth ? oauthAuthenticate(late.oauth, request) : staticAuth(request);
-  };
-  const open = !options.authenticate && !options.oauth && !token;
-  const app = buildApp({
-    allow: () => late.allow,
-    authenticate,
-    open,
-    mcp: parts.mcp,
-    modern: parts.modern,
-    callbacks: () => late.callbacks,
-    health: () => health(state, parts, late),
-    extraRoutes: (app) => {
-      oauthMetadataRoute(app, () => late.oauth);
-      if (options.metricsPort === undefined)
-        metricsRoutes(app, requireBearer(authenticate, open), options.telemetry?.scrape);
-      options.extraRoutes?.(app);
-    },
-    log,
+  // Listening first: the port bound decides the public URL, hence the webhooks, OAuth and the
+  // allow-list, which the routes are then built with. A request in the meantime waits for them.
+  let serve: (app: HttpApp) => void = () => {};
+  const app = new Promise<HttpApp>((resolve) => {
+    serve = resolve;
   });
   const server = await listenHttp(app, host, options.port ?? DEFAULT_HTTP_PORT);
+  const port = (server.address() as AddressInfo).port;
+  const drain = new AbortController();
   try {
-    return await finishStart(options, { host, state, parts, late, server, log });
+    const bound = await bind(options, { host, port, state });
+    const parts = await wire(options, state, { bound, drain: drain.signal, log });
+    serve(routes(options, { token, state, parts, bound, drain: drain.signal, log }));
+    return finishStart(options, { host, port, state, parts, bound, server, drain, log });
   } catch (error) {
     server.close();
     throw error;
@@ -190,13 +176,54 @@ function sessionLimits(options: HttpServerOptions) {
   };
 }
 
-/** What is known only once the server listens (the port, hence the public URL) or changes later. */
-interface Late {
-  draining: boolean;
+/** What follows from the port bound, made once before any route serves: fixed from then on. */
+interface Bound {
+  publicUrl?: string;
   allow: AllowList;
   oauth?: ResourceServer;
   callbacks?: CallbackRegistry;
-  sessionsOpen?: number;
+  metricsServer?: Server;
+}
+
+/** The public URL, the webhook registry, the OAuth resource server, the allow-list, the metrics port. */
+async function bind(
+  options: HttpServerOptions,
+  at: { host: string; port: number; state: HttpState },
+): Promise<Bound> {
+  const { host, port, state } = at;
+  const publicOption = options.publicUrl ?? options.config.publicUrl;
+  const publicUrl = typeof publicOption === "function" ? publicOption(port) : publicOption;
+  if (options.oauth && !publicUrl) {
+    throw new Error(
+      "OAuth needs WEBDATA_PUBLIC_URL (the address clients use): tokens are checked against it",
+    );
+  }
+  const callbacks = publicUrl
+    ? new CallbackRegistry({ publicUrl, share: state.fleet?.callbackShare, hash: state.hash })
+    : undefined;
+  await state.fleet?.onCallback((taskId) => callbacks?.deliveredElsewhere(taskId));
+  // Loaded only when OAuth is on (it brings jose).
+  const oauth =
+    options.oauth && publicUrl
+      ? (await import("./http/auth/oauth/resource-server.js")).createResourceServer(options.oauth, {
+          ...options.oauth,
+          publicUrl,
+          mcpPath: MCP_PATH,
+        })
+      : undefined;
+  const allow = buildAllowList({
+    host,
+    port,
+    extraHosts: options.allowedHosts,
+    extraOrigins: options.allowedOrigins,
+    publicUrl,
+  });
+  const scrape = options.telemetry?.scrape;
+  const metricsServer =
+    scrape && options.metricsPort !== undefined
+      ? await listenMetrics(scrape, host, options.metricsPort)
+      : undefined;
+  return { publicUrl, allow, oauth, callbacks, metricsServer };
 }
 
 interface Parts {
@@ -208,38 +235,61 @@ interface Parts {
   started: number;
 }
 
-/** The MCP servers, the sessions' streams, call routing and the endpoint, wired to the state. */
-async function wire(options: HttpServerOptions, state: HttpState, late: Late, log: (line: string) => void) {
-  const { fleet, hash, sessions, events, taskWork } = state;
-  const keyScope = (apiKey: string) => hash(`key\n${apiKey}`);
-  const servers: ApiServers = new ApiServers({
+interface Wiring {
+  bound: Bound;
+  /** Aborted when the shutdown starts (the drain). */
+  drain: AbortSignal;
+  log(line: string): void;
+}
+
+/** The MCP servers by API key, with the webhooks and the tool-list fan-out to both revisions. */
+function apiServers(
+  options: HttpServerOptions,
+  state: HttpState,
+  wiring: Wiring,
+  fanOut: (scope: string) => void,
+) {
+  return new ApiServers({
     config: options.config,
     makeServer: options.createServer ?? createServer,
-    taskWork,
+    taskWork: state.taskWork,
     ownership: state.ownership,
     fairShare: state.fairShare,
     telemetry: options.telemetry,
-    rateStore: fleet?.rateStore,
-    callbacks: () => late.callbacks,
-    keyScope,
-    toolsChanged: (scope) => {
-      void streams.toolsChanged(scope);
-      modern.toolsChanged(scope);
-    },
+    rateStore: state.fleet?.rateStore,
+    callbacks: wiring.bound.callbacks,
+    keyScope: keyScopeOf(state),
+    toolsChanged: fanOut,
     maxClients: options.maxClients,
-    log,
+    log: wiring.log,
   });
+}
+
+const keyScopeOf = (state: HttpState) => (apiKey: string) => state.hash(`key\n${apiKey}`);
+
+/** Unset: a caller's own key is welcome on a token-guarded or loopback server, but behind OAuth the upstream key stays the server's unless the operator says otherwise. */
+const keyHeaderAllowed = (options: HttpServerOptions) => options.config.httpAllowKeyHeader ?? !options.oauth;
+
+/** The MCP servers, the sessions' streams, call routing and both revisions' endpoints, wired to the state. */
+async function wire(options: HttpServerOptions, state: HttpState, wiring: Wiring): Promise<Parts> {
+  const { fleet, taskWork, events } = state;
+  const draining = () => wiring.drain.aborted;
+  const servers: ApiServers = apiServers(options, state, wiring, (scope) => {
+    void streams.toolsChanged(scope);
+    modern.toolsChanged(scope);
+  });
+  const serverFor = (apiKey: string | undefined) => servers.serverFor(apiKey);
   // Revision 2026-07-28 beside 2025-11-25 on the same /mcp (loaded here: stdio never loads it).
   const { createModernEndpoint } = await import("./modern/http.js");
   const modern: ModernEndpoint = createModernEndpoint({
     config: options.config,
-    hash,
+    hash: state.hash,
     maxBodyBytes: MAX_BODY,
-    keyHeader: { name: API_KEY_HEADER, allowed: options.config.httpAllowKeyHeader ?? !options.oauth },
-    serverFor: (apiKey) => servers.serverFor(apiKey),
-    keyScope,
-    draining: () => late.draining,
-    log,
+    keyHeader: { name: API_KEY_HEADER, allowed: keyHeaderAllowed(options) },
+    serverFor,
+    keyScope: keyScopeOf(state),
+    draining,
+    log: wiring.log,
   });
   const streams: SessionStreams = await state.openStreams({
     retryMs: RETRY_MS,
@@ -252,37 +302,92 @@ async function wire(options: HttpServerOptions, state: HttpState, late: Late, lo
     void Promise.resolve(events.endSession(sessionId)).catch(() => {});
   }, fleet?.callAnnouncer);
   await fleet?.onCallAnnouncement((announcement) => calls.receive(announcement));
+  let sessionsOpen = 0;
   const countSessions = async () => {
-    late.sessionsOpen = await sessions.count();
-    return late.sessionsOpen;
+    sessionsOpen = await state.sessions.count();
+    return sessionsOpen;
   };
-  options.telemetry?.observeSessions(() => late.sessionsOpen ?? 0);
-  const { telemetry } = options;
-  const mcp = new McpEndpoint({
-    sessions,
-    events,
+  options.telemetry?.observeSessions(() => sessionsOpen);
+  const mcp = mcpEndpoint(options, state, {
     streams,
     calls,
-    hash,
-    serverFor: (apiKey) => servers.serverFor(apiKey),
-    draining: () => late.draining,
-    // Unset: a caller's own key is welcome on a token-guarded or loopback server, but behind OAuth
-    // the upstream key stays the server's unless the operator says otherwise.
-    keyHeader: options.config.httpAllowKeyHeader ?? !options.oauth,
-    sessionsChanged: () => void countSessions().catch(() => {}),
+    serverFor,
+    draining,
+    countSessions,
+    log: wiring.log,
+  });
+  if (options.config.apiKey) servers.useServerKey(options.config.apiKey);
+  return { servers, streams, mcp, modern, countSessions, started: Date.now() };
+}
+
+/** The 2025-11-25 endpoint (./http/mcp.ts) over the state. */
+function mcpEndpoint(
+  options: HttpServerOptions,
+  state: HttpState,
+  with_: Pick<McpDeps, "streams" | "calls" | "serverFor" | "draining" | "log"> & {
+    countSessions(): Promise<number>;
+  },
+): McpEndpoint {
+  const { telemetry } = options;
+  return new McpEndpoint({
+    sessions: state.sessions,
+    events: state.events,
+    streams: with_.streams,
+    calls: with_.calls,
+    hash: state.hash,
+    serverFor: with_.serverFor,
+    draining: with_.draining,
+    keyHeader: keyHeaderAllowed(options),
+    sessionsChanged: () => void with_.countSessions().catch(() => {}),
     resumes: new CallerSlots(
       options.maxResumesPerPrincipal ?? DEFAULT_RESUMES_PER_PRINCIPAL,
       options.maxResumes ?? DEFAULT_RESUMES,
     ),
     instrument: telemetry && ((transport) => telemetry.instrument(transport)),
-    log,
+    log: with_.log,
   });
-  return { servers, streams, mcp, modern, countSessions, started: Date.now() } satisfies Parts;
+}
+
+/** The routes (./http/app.ts) with the authenticator the options choose. */
+function routes(
+  options: HttpServerOptions,
+  at: {
+    token?: string;
+    state: HttpState;
+    parts: Parts;
+    bound: Bound;
+    drain: AbortSignal;
+    log(line: string): void;
+  },
+): HttpApp {
+  const { parts, bound } = at;
+  const staticAuth = staticTokenAuthenticator(at.token);
+  const oauth = bound.oauth;
+  const authenticate: Authenticator =
+    options.authenticate ?? (oauth ? (request) => oauthAuthenticate(oauth, request) : staticAuth);
+  const open = !options.authenticate && !options.oauth && !at.token;
+  return buildApp({
+    allow: bound.allow,
+    authenticate,
+    open,
+    mcp: parts.mcp,
+    modern: parts.modern,
+    callbacks: bound.callbacks,
+    health: () => health(at.state, parts, bound, at.drain),
+    extraRoutes: (app) => {
+      oauthMetadataRoute(app, oauth);
+      if (options.metricsPort === undefined)
+        metricsRoutes(app, requireBearer(authenticate, open), options.telemetry?.scrape);
+      options.extraRoutes?.(app);
+    },
+    log: at.log,
+  });
 }
 
 /** `/healthz`: the status for anyone, the counters for an authenticated caller (`app.ts`). */
-async function health(state: HttpState, parts: Parts, late: Late) {
-  const { callbacks, draining } = late;
+async function health(state: HttpState, parts: Parts, bound: Bound, drain: AbortSignal) {
+  const { callbacks } = bound;
+  const draining = drain.aborted;
   return {
     status: draining ? 503 : 200,
     body: {
@@ -310,9 +415,8 @@ async function health(state: HttpState, parts: Parts, late: Late) {
 }
 
 /** RFC 9728 metadata of the OAuth resource server, when there is one. */
-function oauthMetadataRoute(app: HttpApp, oauth: () => ResourceServer | undefined): void {
+function oauthMetadataRoute(app: HttpApp, server: ResourceServer | undefined): void {
   app.on(["GET", "HEAD"], "/.well-known/*", (c) => {
-    const server = oauth();
     return server?.metadataPaths.includes(c.req.path)
       ? json(200, server.metadata(), { "access-control-allow-origin": "*" })
       : json(404, { error: "not found" });
@@ -320,15 +424,17 @@ function oauthMetadataRoute(app: HttpApp, oauth: () => ResourceServer | undefine
 }
 
 /** Listens with hono's node adapter; hosts are compared (and URLs built) in canonical form. */
-async function listenHttp(app: HttpApp, host: string, port: number): Promise<Server> {
-  const listener = getRequestListener(app.fetch, {
-    errorHandler: () => rpcError(400, "Bad Request: the request could not be read"),
-  });
+async function listenHttp(app: Promise<HttpApp>, host: string, port: number): Promise<Server> {
+  const listener = app.then((routes) =>
+    getRequestListener(routes.fetch, {
+      errorHandler: () => rpcError(400, "Bad Request: the request could not be read"),
+    }),
+  );
   const server = createNodeServer((req, res) => {
     // `[0:0:0:0:0:0:0:1]:8787` and `[::1]:8787` are one host.
     const canonical = canonicalHost(req.headers.host);
     if (canonical) req.headers.host = canonical;
-    void listener(req, res);
+    void listener.then((serve) => serve(req, res));
   });
   // As the sandbox's (src/sandbox/index.ts): idle sockets are the client's to close, so a stalled
   // event loop cannot reset a POST a client just sent on a socket Node's 5 s timer was closing.
@@ -341,74 +447,39 @@ async function listenHttp(app: HttpApp, host: string, port: number): Promise<Ser
 
 interface Started {
   host: string;
+  port: number;
   state: HttpState;
   parts: Parts;
-  late: Late;
+  bound: Bound;
   server: Server;
+  drain: AbortController;
   log(line: string): void;
 }
 
-/** What needs the bound port: the metrics port, webhooks, OAuth, the server's key, the allow-list, the sweep. */
-async function finishStart(options: HttpServerOptions, started: Started): Promise<HttpServer> {
-  const { host, state, parts, late, server } = started;
-  const { config } = options;
-  const port = (server.address() as AddressInfo).port;
-  const scrape = options.telemetry?.scrape;
-  const metricsServer =
-    scrape && options.metricsPort !== undefined
-      ? await listenMetrics(scrape, host, options.metricsPort)
-      : undefined;
-  const publicOption = options.publicUrl ?? config.publicUrl;
-  const publicUrl = typeof publicOption === "function" ? publicOption(port) : publicOption;
-  if (publicUrl) {
-    late.callbacks = new CallbackRegistry({ publicUrl, share: state.fleet?.callbackShare, hash: state.hash });
-  }
-  await state.fleet?.onCallback((taskId) => late.callbacks?.deliveredElsewhere(taskId));
-  if (options.oauth) {
-    if (!publicUrl) {
-      metricsServer?.close();
-      throw new Error(
-        "OAuth needs WEBDATA_PUBLIC_URL (the address clients use): tokens are checked against it",
-      );
-    }
-    // Loaded only when OAuth is on (it brings jose).
-    const { createResourceServer } = await import("./http/oauth/resource-server.js");
-    late.oauth = createResourceServer(options.oauth, { ...options.oauth, publicUrl, mcpPath: MCP_PATH });
-  }
-  if (config.apiKey) parts.servers.useServerKey(config.apiKey);
-  late.allow = buildAllowList({
-    host,
-    port,
-    extraHosts: options.allowedHosts,
-    extraOrigins: options.allowedOrigins,
-    publicUrl,
-  });
-  const sweeper = startSweeper(state, parts, late, options.idleTimeoutMs, started.log);
-  const shutdown = shutdownOf(options, { ...started, metricsServer, sweeper });
+/** The running server's handle: its URLs, the idle sweep and the shutdown. */
+function finishStart(options: HttpServerOptions, started: Started): HttpServer {
+  const { host, port, state, bound } = started;
+  const sweeper = startSweeper(started, options.idleTimeoutMs);
+  const shutdown = shutdownOf(options, { ...started, sweeper });
   const wildcard = host === "0.0.0.0" || host === "::";
   const shownHost = wildcard ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-  const metricsPort = metricsServer ? (metricsServer.address() as AddressInfo).port : port;
+  const metricsPort = bound.metricsServer ? (bound.metricsServer.address() as AddressInfo).port : port;
   return {
     url: `http://${shownHost}:${port}${MCP_PATH}`,
     port,
-    allow: late.allow,
+    allow: bound.allow,
     sessionCount: () => state.sessions.count(),
-    callbacks: late.callbacks,
-    oauthResource: late.oauth?.resource,
-    metricsUrl: scrape ? `http://${shownHost}:${metricsPort}/metrics` : undefined,
+    callbacks: bound.callbacks,
+    oauthResource: bound.oauth?.resource,
+    metricsUrl: options.telemetry?.scrape ? `http://${shownHost}:${metricsPort}/metrics` : undefined,
     sweepIdle: () => state.sessions.sweep(),
     shutdown,
   };
 }
 
 /** Expires idle sessions, old stream events, dropped streams and webhook registrations. */
-function startSweeper(
-  state: HttpState,
-  parts: Parts,
-  late: Late,
-  idleTimeoutMs: number | undefined,
-  log: (line: string) => void,
-): NodeJS.Timeout {
+function startSweeper(started: Started, idleTimeoutMs: number | undefined): NodeJS.Timeout {
+  const { state, parts, bound, log } = started;
   const sweeper = setInterval(
     () => {
       void state.sessions
@@ -417,7 +488,7 @@ function startSweeper(
         .catch((e: unknown) => log(`session sweep failed: ${String(e)}`));
       void state.events.sweep();
       parts.streams.sweep();
-      late.callbacks?.sweep();
+      bound.callbacks?.sweep();
     },
     Math.max(1_000, Math.min(60_000, idleTimeoutMs ?? 60_000)),
   );
@@ -428,13 +499,14 @@ function startSweeper(
 /** Stops accepting, lets open calls finish within the drain, answers the rest, closes everything once. */
 function shutdownOf(
   options: HttpServerOptions,
-  started: Started & { metricsServer?: Server; sweeper: NodeJS.Timeout },
+  started: Started & { sweeper: NodeJS.Timeout },
 ): (drainMs?: number) => Promise<void> {
-  const { state, parts, late, server, metricsServer, sweeper } = started;
+  const { state, parts, bound, server, sweeper } = started;
+  const { metricsServer } = bound;
   let stopping: Promise<void> | undefined;
   return (drainMs = options.drainMs ?? 10_000) => {
     stopping ??= (async () => {
-      late.draining = true;
+      started.drain.abort();
       clearInterval(sweeper);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -443,7 +515,7 @@ function shutdownOf(
       parts.modern.close();
       parts.streams.close();
       await parts.servers.close();
-      late.callbacks?.close();
+      bound.callbacks?.close();
       server.closeAllConnections();
       await closed;
       if (metricsServer) {

@@ -8,7 +8,7 @@
 import type { ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError } from "../api/errors.js";
-import { type Principal, principalIn } from "../principal.js";
+import type { Principal } from "../principal.js";
 import {
   baseUri,
   parseResourceUri,
@@ -16,6 +16,7 @@ import {
   readResource,
   type ToolLink,
 } from "../tools/resources.js";
+import type { RequestScope } from "./call-scope.js";
 import type { OwnershipStore, WorkRef } from "./ownership.js";
 import type { Extra, ToolDeps } from "./run-tool.js";
 
@@ -46,10 +47,11 @@ export function resourceTemplates() {
 export async function readResourceRequest(
   request: Pick<ReadResourceRequest, "params">,
   extra: Extra,
+  scope: RequestScope | undefined,
   deps: ToolDeps,
 ): Promise<ReadResourceResult> {
   const { uri } = request.params;
-  const read = await readFor(uri, { principal: principalIn(extra.authInfo), signal: extra.signal }, deps);
+  const read = await readFor(uri, { principal: scope?.principal, signal: extra.signal }, deps);
   if (read.ok) return { contents: read.contents };
   throw read.missing ? notFound(uri) : new McpError(ErrorCode.InternalError, read.message);
 }

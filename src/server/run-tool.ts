@@ -13,7 +13,7 @@ import { ProgressTracker } from "../async/progress.js";
 import { type WaitOutcome, waitFor } from "../async/wait.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import { errorResult, isExpected } from "../tools/errors.js";
+import { isExpected, toolError } from "../tools/errors.js";
 import { withLinksInText } from "../tools/resources.js";
 import { pendingResult } from "../tools/result.js";
 import type { ProgressUpdate, ToolContext, ToolDefinition, ToolResult, ToolServices } from "../tools/tool.js";
@@ -100,8 +100,9 @@ export function makeContext(
 ): ToolContext {
   const progress = makeProgress(opts);
   const { principal } = opts;
+  const hooked = opts.hook ? deps.client.withHook(opts.hook) : deps.client;
   // Over HTTP each principal's requests wait in its own lane of the key's rate limiter.
-  const laned = principal ? deps.client.inLane(principal.id) : deps.client;
+  const laned = principal ? hooked.inLane(principal.id) : hooked;
   const owned = principal?.sharedKey && deps.ownership ? { principal, store: deps.ownership } : undefined;
   const client = owned ? ownedClient(laned, owned.principal, owned.store) : laned;
   return {
@@ -186,14 +187,13 @@ export async function runTool(
     deps.log.debug(`tool ${tool.name} done`, { ms: Date.now() - started });
     return toCallToolResult(result, deps.redact);
   } catch (error) {
-    const result = errorResult(error, deps.redact, { sessionKey: deps.services.sessionKey === true });
+    const { result, code } = toolError(error, deps.redact, { sessionKey: deps.services.sessionKey === true });
     if (!isExpected(error)) {
       // A bug of ours: the stack goes to stderr (redacted like every line), the agent gets internal_error.
       deps.log.error(`tool ${tool.name} threw`, {
         stack: error instanceof Error ? error.stack : String(error),
       });
     }
-    const code = (result._meta?.["web-data/error"] as { code?: string } | undefined)?.code;
     deps.log.info(`tool ${tool.name} failed: ${code}`, { ms: Date.now() - started });
     return result;
   } finally {

@@ -16,8 +16,8 @@ import type { Config } from "../config.js";
 import { closeOwnCatalog } from "../tools/agent-run.js";
 import { SERVER_EXTENSIONS, selectTools } from "../tools/registry.js";
 import type { ServerExtension, ServerHost, ToolDefinition, ToolServices } from "../tools/tool.js";
-import type { CallScope } from "./call-scope.js";
-import { callTool, checkArguments, runCall } from "./call-tool.js";
+import type { CallScope, RequestScope } from "./call-scope.js";
+import { type CallDeps, callTool, checkArguments, runCall } from "./call-tool.js";
 import { clientOptionsFrom } from "./client-options.js";
 import type { FairShare } from "./fair-share.js";
 import type { DeferredJsonSchemaValidator } from "./json-schema-validator.js";
@@ -53,9 +53,21 @@ export interface RuntimeInput {
 
 export interface Runtime {
   listed(): ReturnType<typeof listTools>;
-  /** Runs a call; `log` is the call's own logger (its lines reach only its own client). */
-  call(request: Pick<CallToolRequest, "params">, extra: Extra, log?: Logger): ReturnType<typeof callTool>;
-  read(request: Pick<ReadResourceRequest, "params">, extra: Extra): ReturnType<typeof readResourceRequest>;
+  /**
+   * Runs a call in its request's scope (over HTTP; none on stdio); `log` is the call's own logger
+   * (its lines reach only its own client).
+   */
+  call(
+    request: Pick<CallToolRequest, "params">,
+    extra: Extra,
+    scope: RequestScope | undefined,
+    log?: Logger,
+  ): ReturnType<typeof callTool>;
+  read(
+    request: Pick<ReadResourceRequest, "params">,
+    extra: Extra,
+    scope: RequestScope | undefined,
+  ): ReturnType<typeof readResourceRequest>;
   templates(): ReturnType<typeof resourceTemplates>;
   /**
    * A plain call in an explicit scope (the 2026-07-28 path): `undefined` for a tool this server
@@ -71,9 +83,9 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function startRuntime(input: RuntimeInput): Runtime {
+/** What every call of this runtime runs with: the client (made here unless given) and the server's parts. */
+function callDeps(input: RuntimeInput): CallDeps {
   const { config, logger } = input;
-  input.validator.use(new AjvJsonSchemaValidator());
   const client =
     input.client ??
     new WebDataClient({
@@ -81,7 +93,7 @@ export function startRuntime(input: RuntimeInput): Runtime {
       observer: input.observer,
       log: (message) => logger.warning(message),
     });
-  const deps = {
+  return {
     config,
     client,
     services: input.services,
@@ -91,7 +103,11 @@ export function startRuntime(input: RuntimeInput): Runtime {
     ownership: input.ownership,
     fairShare: input.fairShare,
   };
-  const staticTools = input.tools ?? selectTools(config);
+}
+
+/** The tool set: the configured tools plus each extension's group; `set` replaces a group. */
+function toolSet(input: RuntimeInput) {
+  const staticTools = input.tools ?? selectTools(input.config);
   const groups = new Map<string, readonly ToolDefinition[]>();
   let listed = listTools([]);
   const rebuild = () => {
@@ -100,36 +116,51 @@ export function startRuntime(input: RuntimeInput): Runtime {
     listed = listTools(input.toolMap.values());
   };
   rebuild();
-
-  const host: ServerHost = {
-    config,
-    client,
-    services: input.services,
-    log: logger,
-    setTools(group, defined) {
+  return {
+    listed: () => listed,
+    set(group: string, defined: readonly ToolDefinition[]) {
       groups.set(group, defined);
       rebuild();
       input.changed();
     },
-    beforeList: input.beforeList,
-    onInitialized: input.onInitialized,
-    onClose: input.onClose,
   };
-  const ready = Promise.all(
+}
+
+/** Runs every extension once; settles when each has (a failure is logged, never thrown). */
+function startExtensions(input: RuntimeInput, host: ServerHost): Promise<void> {
+  return Promise.all(
     (input.extensions ?? SERVER_EXTENSIONS).map(async (extension) => {
       try {
         await extension(host);
       } catch (error) {
-        logger.error(`server extension failed: ${error instanceof Error ? error.message : String(error)}`);
+        input.logger.error(
+          `server extension failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }),
   ).then(() => undefined);
+}
 
+export function startRuntime(input: RuntimeInput): Runtime {
+  input.validator.use(new AjvJsonSchemaValidator());
+  const deps = callDeps(input);
+  const { client } = deps;
+  const tools = toolSet(input);
+  const ready = startExtensions(input, {
+    config: input.config,
+    client,
+    services: input.services,
+    log: input.logger,
+    setTools: tools.set,
+    beforeList: input.beforeList,
+    onInitialized: input.onInitialized,
+    onClose: input.onClose,
+  });
   return {
-    listed: () => listed,
-    call: (request, extra, log) =>
-      callTool(request, extra, input.toolMap.get(request.params.name), log ? { ...deps, log } : deps),
-    read: (request, extra) => readResourceRequest(request, extra, deps),
+    listed: tools.listed,
+    call: (request, extra, scope, log) =>
+      callTool(request, extra, scope, input.toolMap.get(request.params.name), log ? { ...deps, log } : deps),
+    read: (request, extra, scope) => readResourceRequest(request, extra, scope, deps),
     templates: resourceTemplates,
     run(name, args, scope) {
       const tool = input.toolMap.get(name);

@@ -145,6 +145,22 @@ export function errorResult(
   redact: (s: string) => string = (s) => s,
   options: ErrorTextOptions = {},
 ): CallToolResult {
+  return toolError(error, redact, options).result;
+}
+
+/** The error code a result carries under `_meta["web-data/error"]` (what a client of ours reads). */
+export function errorCodeIn(result: { _meta?: Record<string, unknown> }): string | undefined {
+  const payload = result._meta?.[ERROR_META_KEY];
+  if (typeof payload !== "object" || payload === null || !("code" in payload)) return undefined;
+  return typeof payload.code === "string" ? payload.code : undefined;
+}
+
+/** `errorResult` with its error code beside it, typed (the runner logs it). */
+export function toolError(
+  error: unknown,
+  redact: (s: string) => string = (s) => s,
+  options: ErrorTextOptions = {},
+): { result: CallToolResult; code: ErrorPayload["code"] } {
   let text: string;
   let payload: ErrorPayload;
   if (error instanceof ApiError) {
@@ -164,8 +180,11 @@ export function errorResult(
   }
   const safe = redactDeep(payload, redact);
   return {
-    isError: true,
-    content: [{ type: "text", text: redact(text) }],
-    _meta: { [ERROR_META_KEY]: safe },
+    result: {
+      isError: true,
+      content: [{ type: "text", text: redact(text) }],
+      _meta: { [ERROR_META_KEY]: safe },
+    },
+    code: payload.code,
   };
 }

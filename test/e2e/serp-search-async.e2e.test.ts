@@ -8,10 +8,9 @@
  * get_task answers as for an unknown id), and it is sent once. Also get_task on a serp_search
  * batch's task, which answered the engine URL and nothing else before.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Authenticator } from "../../src/server/http/auth.js";
+import type { Authenticator, Identity } from "../../src/server/http/auth/authenticate.js";
 import { CALLBACK_PATH } from "../../src/server/http/callbacks.js";
 import { useHttpServerOn } from "../helpers/http-server.js";
 import { until } from "../helpers/mcp.js";
@@ -19,16 +18,11 @@ import { useSandbox } from "../helpers/sandbox.js";
 import { type Connected, connect, textOf } from "../http/helpers.js";
 
 const KEY = "wdk_serpasynctoolQZXJV";
-const user = (sub: string): AuthInfo => ({
-  token: sub,
-  clientId: "app",
-  scopes: [],
-  extra: { iss: "https://issuer.test", sub },
-});
-const USERS: Record<string, AuthInfo> = { alice: user("alice"), bob: user("bob") };
+const user = (sub: string): Identity => ({ kind: "oauth", issuer: "https://issuer.test", subject: sub });
+const USERS: Record<string, Identity> = { alice: user("alice"), bob: user("bob") };
 const authenticate: Authenticator = (request) => {
   const auth = USERS[request.headers.get("authorization")?.replace(/^Bearer /, "") ?? ""];
-  return auth ? { ok: true, auth } : { ok: false, status: 401, message: "Unauthorized" };
+  return auth ? { ok: true, identity: auth } : { ok: false, status: 401, message: "Unauthorized" };
 };
 
 const sandbox = useSandbox({ key: KEY, taskLatencyMs: 20, allowCallbacks: true });

@@ -7,23 +7,17 @@
  *   her cap and her resumed streams past her share are refused, each naming the limit and when
  *   to retry, while bob's are served.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, vi } from "vitest";
-import type { Authenticator } from "../../src/server/http/auth.js";
+import type { Authenticator, Identity } from "../../src/server/http/auth/authenticate.js";
 import { useHttpServer, useHttpServerOn } from "../helpers/http-server.js";
 import { connect, raw, textOf } from "./helpers.js";
 
 const KEY = "wdk_callerCapsQZXJVKW";
-const user = (sub: string): AuthInfo => ({
-  token: sub,
-  clientId: "app",
-  scopes: [],
-  extra: { iss: "x", sub },
-});
+const user = (sub: string): Identity => ({ kind: "oauth", issuer: "x", subject: sub });
 const authenticate: Authenticator = (request) => {
   const sub = request.headers.get("authorization")?.replace(/^Bearer /, "");
-  return sub ? { ok: true, auth: user(sub) } : { ok: false, status: 401, message: "Unauthorized" };
+  return sub ? { ok: true, identity: user(sub) } : { ok: false, status: 401, message: "Unauthorized" };
 };
 const as = (sub: string) => ({ authorization: `Bearer ${sub}` });
 

@@ -8,10 +8,9 @@
  * Every cross-user row fails on a40b9cd (nothing owned these surfaces but the SERP batch, which
  * failed for its own user too).
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Authenticator } from "../../src/server/http/auth.js";
+import type { Authenticator, Identity } from "../../src/server/http/auth/authenticate.js";
 import { useHttpServer } from "../helpers/http-server.js";
 import { type Connected, connect, textOf } from "./helpers.js";
 
@@ -21,16 +20,11 @@ const SHARED_JOB = "job_daily_prices";
 /** A private template of the account made outside this server (the sandbox's catalog): everyone's to list. */
 const ACCOUNT_TEMPLATE = "acme_internal_stock";
 const ISSUER = "https://issuer.test";
-const user = (sub: string): AuthInfo => ({
-  token: sub,
-  clientId: "app",
-  scopes: [],
-  extra: { iss: ISSUER, sub },
-});
-const USERS: Record<string, AuthInfo> = { alice: user("alice"), bob: user("bob") };
+const user = (sub: string): Identity => ({ kind: "oauth", issuer: ISSUER, subject: sub });
+const USERS: Record<string, Identity> = { alice: user("alice"), bob: user("bob") };
 const authenticate: Authenticator = (request) => {
   const auth = USERS[request.headers.get("authorization")?.replace(/^Bearer /, "") ?? ""];
-  return auth ? { ok: true, auth } : { ok: false, status: 401, message: "Unauthorized" };
+  return auth ? { ok: true, identity: auth } : { ok: false, status: 401, message: "Unauthorized" };
 };
 
 const fx = useHttpServer(KEY, {

@@ -7,7 +7,7 @@ import {
   isLoopbackHost,
   originAllowed,
   safeEqual,
-} from "../../src/server/http/guard.js";
+} from "../../src/server/http/auth/guard.js";
 
 const local = buildAllowList({ host: "127.0.0.1", port: 8787 });
 

@@ -15,15 +15,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Principal } from "../../src/principal.js";
 import {
   type Authenticator,
-  credentialHasher,
-  principalOf,
-  STATIC_TOKEN_SUBJECT,
+  oauthIdentity,
   staticTokenAuthenticator,
-} from "../../src/server/http/auth.js";
+} from "../../src/server/http/auth/authenticate.js";
+import { credentialHasher, principalOf } from "../../src/server/http/auth/principal.js";
 import { useHttpServer } from "../helpers/http-server.js";
 import { type Connected, connect, INITIALIZE, raw, textOf } from "./helpers.js";
 
 const KEY = "wdk_principalQZXJVKW";
+/** The label the static token once carried as its client id (an OAuth token may name itself so). */
+const STATIC_TOKEN_SUBJECT = "webdata-http-token";
 const ISSUER = "https://issuer.test";
 const USERS: Record<string, AuthInfo> = {
   alice: { token: "alice", clientId: "app", scopes: [], extra: { iss: ISSUER, sub: "alice" } },
@@ -33,7 +34,9 @@ const USERS: Record<string, AuthInfo> = {
 const authenticate: Authenticator = (request) => {
   const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
   const auth = USERS[token];
-  return auth ? { ok: true, auth } : { ok: false, status: 401, message: "Unauthorized" };
+  return auth
+    ? { ok: true, identity: oauthIdentity(auth) }
+    : { ok: false, status: 401, message: "Unauthorized" };
 };
 
 const fx = useHttpServer(KEY, { sandbox: { taskLatencyMs: 50 }, server: { authenticate } });
@@ -187,16 +190,20 @@ describe("static token and OAuth principals are disjoint", () => {
       scopes: [],
       extra: { iss: ISSUER, sub: STATIC_TOKEN_SUBJECT },
     };
-    const oauth = principalOf(lookalike, undefined, hash) as Principal;
+    const oauth = principalOf(oauthIdentity(lookalike), undefined, hash) as Principal;
     expect(oauth).toBeInstanceOf(Principal);
     expect(oauth.kind).toBe("oauth");
     // The same user with another token of theirs is the same principal (not a hash of the token).
-    const again = principalOf({ ...lookalike, token: "eyJ.other.jwt" }, undefined, hash) as Principal;
+    const again = principalOf(
+      oauthIdentity({ ...lookalike, token: "eyJ.other.jwt" }),
+      undefined,
+      hash,
+    ) as Principal;
     expect(again.id).toBe(oauth.id);
 
     const outcome = await staticTokenAuthenticator("s3cret-token")(request("s3cret-token"));
     expect(outcome.ok).toBe(true);
-    const stat = principalOf(outcome.ok ? outcome.auth : undefined, undefined, hash) as Principal;
+    const stat = principalOf(outcome.ok ? outcome.identity : undefined, undefined, hash) as Principal;
     expect(stat.kind).toBe("token");
     expect(stat.id).not.toBe(oauth.id);
   });

@@ -3,23 +3,22 @@
  * Two principals share the server's one API key; the other one's `resources/read` of a link
  * answers exactly like a URI that names nothing, and the owner reads it on any page.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Authenticator } from "../../src/server/http/auth.js";
+import type { Authenticator, Identity } from "../../src/server/http/auth/authenticate.js";
 import { useHttpServer } from "../helpers/http-server.js";
 import { type Connected, connect, textOf } from "./helpers.js";
 
 const KEY = "wdk_resourcesQZXJVKW";
 const ISSUER = "https://issuer.test";
-const USERS: Record<string, AuthInfo> = {
-  alice: { token: "alice", clientId: "app", scopes: [], extra: { iss: ISSUER, sub: "alice" } },
-  bob: { token: "bob", clientId: "app", scopes: [], extra: { iss: ISSUER, sub: "bob" } },
+const USERS: Record<string, Identity> = {
+  alice: { kind: "oauth", issuer: ISSUER, subject: "alice" },
+  bob: { kind: "oauth", issuer: ISSUER, subject: "bob" },
 };
 const authenticate: Authenticator = (request) => {
   const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
   const auth = USERS[token];
-  return auth ? { ok: true, auth } : { ok: false, status: 401, message: "Unauthorized" };
+  return auth ? { ok: true, identity: auth } : { ok: false, status: 401, message: "Unauthorized" };
 };
 
 const fx = useHttpServer(KEY, {

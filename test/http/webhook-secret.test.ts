@@ -4,7 +4,7 @@
  * holds only keyed hashes of the token and the secret, never either in clear.
  */
 import { describe, expect, it } from "vitest";
-import { credentialHasher } from "../../src/server/http/auth.js";
+import { credentialHasher } from "../../src/server/http/auth/principal.js";
 import {
   CALLBACK_PATH,
   CALLBACK_SECRET_HEADER,

@@ -116,3 +116,15 @@ describe("the SDK through its public API only", () => {
     expect(patched).toEqual([]);
   });
 });
+
+describe("a call's scope travels as a parameter (issue 31)", () => {
+  it("uses no AsyncLocalStorage outside OpenTelemetry's context manager", () => {
+    const stores = grep(/AsyncLocalStorage/).filter((h) => h.startsWith("src/"));
+    expect(stores.filter((h) => !h.startsWith("src/telemetry/otel.ts:"))).toEqual([]);
+  });
+
+  it("writes no SDK transport's session id and puts no principal in AuthInfo.extra", () => {
+    expect(grep(/transport\.sessionId\s*=(?!=)/)).toEqual([]);
+    expect(grep(/extra\??\.principal\b|extra:\s*\{[^}]*\b(principal|via)\b/)).toEqual([]);
+  });
+});

@@ -7,8 +7,8 @@
 
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { describe, expect, it } from "vitest";
-import { Introspector } from "../../src/server/http/oauth/introspection.js";
-import type { OAuthSettings } from "../../src/server/http/oauth/settings.js";
+import { Introspector } from "../../src/server/http/auth/oauth/introspection.js";
+import type { OAuthSettings } from "../../src/server/http/auth/oauth/settings.js";
 
 const RESOURCE = "https://mcp.example.com/mcp";
 const settings = {

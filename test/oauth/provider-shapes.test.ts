@@ -7,7 +7,7 @@
  * accepted. oidc-provider's `at+jwt` tokens: `oauth-e2e.test.ts`. The table: docs/oauth-telemetry.md.
  */
 import { describe, expect, it } from "vitest";
-import type { OAuthSettings } from "../../src/server/http/oauth/settings.js";
+import type { OAuthSettings } from "../../src/server/http/auth/oauth/settings.js";
 import { useHttpServerOn } from "../helpers/http-server.js";
 import { useStarted } from "../helpers/read-through.js";
 import { useSandbox } from "../helpers/sandbox.js";

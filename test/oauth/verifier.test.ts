@@ -6,16 +6,16 @@
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { createResourceServer } from "../../src/server/http/oauth/resource-server.js";
-import { readOAuthSettings } from "../../src/server/http/oauth/settings.js";
+import { createResourceServer } from "../../src/server/http/auth/oauth/resource-server.js";
+import { readOAuthSettings } from "../../src/server/http/auth/oauth/settings.js";
 
 /** The OAuth variables as the one config loader reads them from an environment. */
 const oauthVariables = (env: NodeJS.ProcessEnv) =>
   loadConfig(env, { sandbox: true, http: true }).http?.oauth ?? {};
 
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { statusOf } from "../../src/server/http/oauth/token-error.js";
-import { createTokenVerifier } from "../../src/server/http/oauth/verifier.js";
+import { statusOf } from "../../src/server/http/auth/oauth/token-error.js";
+import { createTokenVerifier } from "../../src/server/http/auth/oauth/verifier.js";
 import { closedPort, type FakeServer, json, startFakeServer } from "../helpers/fake-upstream.js";
 
 const RESOURCE = "https://mcp.example.com/mcp";

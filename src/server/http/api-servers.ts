@@ -28,8 +28,8 @@ export interface ApiServersDeps {
   telemetry?: Telemetry;
   /** The fleet's rate limit, shared by every replica's clients of a key (none: this process's alone). */
   rateStore?: SharedRateStore;
-  /** The webhook registry, once the public URL is known. */
-  callbacks(): CallbackRegistry | undefined;
+  /** The webhook registry, when there is a public URL. */
+  callbacks?: CallbackRegistry;
   /** The tool scope of a caller's own key (`toolScope` of its principal). */
   keyScope(apiKey: string): string;
   /** An anchor's tool list changed: tell the sessions of `scope`. */
@@ -67,7 +67,7 @@ export class ApiServers {
     return this.#clients.size;
   }
 
-  /** Serves callers without a key of their own with the server's key (once the webhooks are set up). */
+  /** Serves callers without a key of their own with the server's key. */
   useServerKey(apiKey: string): void {
     const client = this.#client(apiKey);
     this.#shared = {
@@ -104,12 +104,12 @@ export class ApiServers {
       sharedRateStore: this.#deps.rateStore,
       observer: telemetry?.apiObserver,
     };
-    return callbackClient(options, this.#deps.callbacks());
+    return callbackClient(options, this.#deps.callbacks);
   }
 
   #server(client: WebDataClient, apiKey: string, ownKey: boolean, anchor = false): WebDataServer {
     const { config, taskWork, ownership, fairShare } = this.#deps;
-    const callbacks = this.#deps.callbacks();
+    const { callbacks } = this.#deps;
     const services: ToolServices = {
       ...(callbacks ? { taskCompletion: callbacks.completion } : {}),
       ...(ownKey ? { sessionKey: true } : {}),

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 /**
  * The HTTP endpoint's `WebDataClient`: the plain client with one hook in its send path, built
  * from the route table's data (`callback` and `work.mints` in src/api/routes.ts), not per method.
@@ -6,10 +5,11 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * of this server where the route takes it (`callback_url`, an agent run's `params.callback_url`,
  * a crawl's `callback: {url, headers, events}` with the end events only) and the first id the
  * route mints is bound to it, so the waiting mechanism can complete on the webhook; a callback
- * the caller set itself is left alone. Every accepted submission that hands back a handle (a
- * route with a callback, a batch, a crawl) is also noted on the current call (`callContext`): if
- * this replica dies mid-call, a resume elsewhere answers with the handle instead of leaving the
- * client to submit the work again.
+ * the caller set itself is left alone. `noteHandles` is the request's own hook (its
+ * `RequestScope.hook`, put around each of its calls' clients): every accepted submission that
+ * hands back a handle (a route with a callback, a batch, a crawl) is noted on the request's
+ * stream, so that if this replica dies mid-call, a resume elsewhere answers with the handle
+ * instead of leaving the client to submit the work again.
  */
 import { WebDataClient, type WebDataClientOptions } from "../../api/client.js";
 import type { RouteCall, RouteHook } from "../../api/route-hook.js";
@@ -17,9 +17,6 @@ import type { Route } from "../../api/routes.js";
 import { valuesAt } from "../../api/work.js";
 import type { CallbackRegistry } from "./callbacks.js";
 import type { UpstreamHandle } from "./events.js";
-
-/** The call being served (set by the MCP endpoint around each request). */
-export const callContext = new AsyncLocalStorage<{ note(handle: UpstreamHandle): void }>();
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -56,14 +53,19 @@ function withCallback(call: RouteCall, url: string, headers: Record<string, stri
   return { ...call, input: { ...call.input, body: withValueAt(body, callback.url, url) } };
 }
 
-/** The hook: the webhook where the route takes one, and the accepted handle noted on the call. */
+/** A request's hook: each accepted handle its calls' submissions hand back goes to `note`. */
+export function noteHandles(note: (handle: UpstreamHandle) => void): RouteHook {
+  return async (call, send) => {
+    const answer = await send(call);
+    const handle = handleOf(call.route, answer);
+    if (handle) note(handle);
+    return answer;
+  };
+}
+
+/** The client's hook: the webhook where the route takes one. */
 export function callbackHook(callbacks: CallbackRegistry | undefined): RouteHook {
   return async (call, send) => {
-    const noted = (answer: unknown) => {
-      const handle = handleOf(call.route, answer);
-      if (handle) callContext.getStore()?.note(handle);
-      return answer;
-    };
     // The crawl's callback carries headers, so its registration has a secret in them.
     const prepared = call.route.callback
       ? callbacks?.prepare({ header: call.route.callback === "crawl" })
@@ -71,14 +73,14 @@ export function callbackHook(callbacks: CallbackRegistry | undefined): RouteHook
     const hooked = prepared && withCallback(call, prepared.url, prepared.headers);
     if (!prepared || !hooked) {
       prepared?.cancel();
-      return noted(await send(call));
+      return send(call);
     }
     try {
       const answer = await send(hooked);
       const id = handleOf(call.route, answer)?.id;
       if (id) prepared.bind(id);
       else prepared.cancel();
-      return noted(answer);
+      return answer;
     } catch (error) {
       prepared.cancel();
       throw error;

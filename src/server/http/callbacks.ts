@@ -15,8 +15,8 @@
 import { randomBytes } from "node:crypto";
 import { CompletionWaiters } from "../../async/completion-waiters.js";
 import type { CredentialHash } from "../../principal.js";
-import { credentialHasher } from "./auth.js";
-import { safeEqual } from "./guard.js";
+import { safeEqual } from "./auth/guard.js";
+import { credentialHasher } from "./auth/principal.js";
 
 /** What `waitFor` races against polling: settles when the task's callback has arrived. */
 export interface TaskCompletion {

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { SharedRateStore } from "../../api/rate-limiter.js";
-import { credentialHasher } from "./auth.js";
+import { credentialHasher } from "./auth/principal.js";
 import type { CallbackShare, SharedRegistration } from "./callbacks.js";
 import { type CallAnnouncement, type CallAnnouncer, parseAnnouncement } from "./calls.js";
 import { connectShared, PREFIX, type Shared } from "./redis.js";

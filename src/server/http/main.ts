@@ -5,11 +5,11 @@
  */
 import type { Config } from "../../config.js";
 import { startTelemetry } from "../../telemetry/index.js";
-import { DEFAULT_HTTP_PORT, startHttpServer } from "../http.js";
+import { DEFAULT_HTTP_PORT, type HttpServer, startHttpServer } from "../http.js";
 import { registryToolNames } from "../tool-names.js";
 import { SERVER_NAME, VERSION } from "../version.js";
-import { isLoopbackHost } from "./guard.js";
-import { readOAuthSettings } from "./oauth/settings.js";
+import { isLoopbackHost } from "./auth/guard.js";
+import { readOAuthSettings } from "./auth/oauth/settings.js";
 
 export interface HttpFlags {
   host?: string;
@@ -31,59 +31,54 @@ const list = (raw: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-export async function runHttpCommand(
-  config: Config,
-  flags: HttpFlags,
-  stop: () => Promise<void>,
-): Promise<void> {
-  const host = flags.host ?? "127.0.0.1";
-  const write = (line: string) => process.stderr.write(`web-data-mcp: ${line}\n`);
-  const settings = config.http;
-  if (!settings) throw new Error("runHttpCommand needs the configuration loaded with { http: true }");
-  const drainMs = settings.drainMs;
-  const allowedHosts = flags.allowedHosts === undefined ? settings.allowedHosts : list(flags.allowedHosts);
-  let http: Awaited<ReturnType<typeof startHttpServer>>;
-  try {
-    const token = flags.token?.trim() || config.httpToken;
-    const oauth = readOAuthSettings(settings.oauth, { httpToken: token, publicUrl: config.publicUrl });
-    // Loads OpenTelemetry only when OTEL_* exporters or metrics are asked for.
-    const telemetry = await startTelemetry({
-      settings: config.telemetry,
-      prometheus: flags.metrics || flags.metricsPort !== undefined || !!config.telemetry?.prometheus,
-      service: { name: SERVER_NAME, version: VERSION },
-      toolNames: registryToolNames,
-    });
-    http = await startHttpServer({
-      oauth,
-      telemetry,
-      metricsPort: flags.metricsPort,
-      config,
-      host,
-      port: flags.port ?? DEFAULT_HTTP_PORT,
-      token,
-      allowedHosts,
-      allowedOrigins:
-        flags.allowedOrigins === undefined ? settings.allowedOrigins : list(flags.allowedOrigins),
-      idleTimeoutMs: settings.idleTimeoutMs,
-      redisUrl: settings.redisUrl,
-      fairShare: settings.perCaller,
-      maxResumesPerPrincipal: settings.perCaller.maxResumes,
-      drainMs,
-      log: write,
-    });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+type HttpSettings = NonNullable<Config["http"]>;
+type Write = (line: string) => void;
+
+/** Starts the server (and telemetry, when asked for) from the flags and the environment. */
+async function start(config: Config, settings: HttpSettings, flags: HttpFlags, write: Write) {
+  const token = flags.token?.trim() || config.httpToken;
+  const oauth = readOAuthSettings(settings.oauth, { httpToken: token, publicUrl: config.publicUrl });
+  // Loads OpenTelemetry only when OTEL_* exporters or metrics are asked for.
+  const telemetry = await startTelemetry({
+    settings: config.telemetry,
+    prometheus: flags.metrics || flags.metricsPort !== undefined || !!config.telemetry?.prometheus,
+    service: { name: SERVER_NAME, version: VERSION },
+    toolNames: registryToolNames,
+  });
+  return startHttpServer({
+    oauth,
+    telemetry,
+    metricsPort: flags.metricsPort,
+    config,
+    host: flags.host ?? "127.0.0.1",
+    port: flags.port ?? DEFAULT_HTTP_PORT,
+    token,
+    allowedHosts: flags.allowedHosts === undefined ? settings.allowedHosts : list(flags.allowedHosts),
+    allowedOrigins: flags.allowedOrigins === undefined ? settings.allowedOrigins : list(flags.allowedOrigins),
+    idleTimeoutMs: settings.idleTimeoutMs,
+    redisUrl: settings.redisUrl,
+    fairShare: settings.perCaller,
+    maxResumesPerPrincipal: settings.perCaller.maxResumes,
+    drainMs: settings.drainMs,
+    log: write,
+  });
+}
+
+/** The lines that say what started and what is on. */
+function announce(http: HttpServer, settings: HttpSettings, flags: HttpFlags, write: Write): void {
   write(`MCP over Streamable HTTP at ${http.url} (health: ${http.url.replace(/\/mcp$/, "/healthz")})`);
-  if (!isLoopbackHost(host) && allowedHosts.length === 0) {
+  const allowedHosts = flags.allowedHosts === undefined ? settings.allowedHosts : list(flags.allowedHosts);
+  if (!isLoopbackHost(flags.host ?? "127.0.0.1") && allowedHosts.length === 0) {
     write("note: only loopback Host headers are allowed; add the names clients use with --allowed-hosts");
   }
   if (http.callbacks) write("webhook completion on: async tasks call back to WEBDATA_PUBLIC_URL");
   if (settings.redisUrl) write("fleet mode: sessions, streams, tasks and the rate limit shared in Redis");
   if (http.metricsUrl) write(`Prometheus metrics at ${http.metricsUrl}`);
   if (http.oauthResource) write(`OAuth on: tokens from ${settings.oauth.issuer} for ${http.oauthResource}`);
+}
 
+/** SIGTERM/SIGINT drain, then `stop`, then exit 0; a second signal exits at once. */
+function drainOnSignals(http: HttpServer, drainMs: number, stop: () => Promise<void>, write: Write): void {
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals += 1;
@@ -105,4 +100,23 @@ export async function runHttpCommand(
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+}
+
+export async function runHttpCommand(
+  config: Config,
+  flags: HttpFlags,
+  stop: () => Promise<void>,
+): Promise<void> {
+  const write = (line: string) => process.stderr.write(`web-data-mcp: ${line}\n`);
+  const settings = config.http;
+  if (!settings) throw new Error("runHttpCommand needs the configuration loaded with { http: true }");
+  let http: HttpServer;
+  try {
+    http = await start(config, settings, flags, write);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  announce(http, settings, flags, write);
+  drainOnSignals(http, settings.drainMs, stop, write);
 }

@@ -3,20 +3,14 @@
  * or alone on its own port (`--metrics-port`) for a scraper inside the network.
  */
 import { once } from "node:events";
-import {
-  createServer as createNodeServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from "node:http";
+import { createServer as createNodeServer, type Server } from "node:http";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { MiddlewareHandler } from "hono";
 import type { Telemetry } from "../../telemetry/index.js";
 import type { HttpApp } from "./app.js";
-import type { HttpEnv } from "./bearer.js";
+import type { HttpEnv } from "./auth/bearer.js";
 
 type Scrape = NonNullable<Telemetry["scrape"]>;
-type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
 
 /** `GET /metrics` beside `/mcp`, behind the same bearer check (`requireBearer`). */
 export function metricsRoutes(
@@ -26,7 +20,7 @@ export function metricsRoutes(
 ): void {
   if (!scrape) return;
   app.get("/metrics", bearer, (c) => {
-    const { incoming, outgoing } = c.env as unknown as NodeBindings;
+    const { incoming, outgoing } = c.env;
     scrape(incoming, outgoing);
     return RESPONSE_ALREADY_SENT;
   });

@@ -27,7 +27,8 @@ export interface Shared {
   close(): Promise<void>;
 }
 
-export async function connectShared(url: string, log: (line: string) => void): Promise<Shared> {
+/** The command and pub/sub connections, connected (an unreachable Redis says which variable to check). */
+async function connect(url: string, quiet: (what: string) => (error: Error) => void) {
   // Two connections plus the bounded blocking readers (`RedisEvents`): the pool is bounded.
   const options = {
     lazyConnect: true,
@@ -37,7 +38,6 @@ export async function connectShared(url: string, log: (line: string) => void): P
   };
   const redis = new Redis(url, options);
   const sub = new Redis(url, { lazyConnect: true });
-  const quiet = (what: string) => (error: Error) => log(`redis (${what}): ${error.message}`);
   redis.on("error", quiet("commands"));
   sub.on("error", quiet("pub/sub"));
   try {
@@ -50,15 +50,34 @@ export async function connectShared(url: string, log: (line: string) => void): P
       `cannot reach Redis at WEBDATA_REDIS_URL (${error instanceof Error ? error.message : String(error)}): check the URL and that Redis is running`,
     );
   }
+  return { redis, sub };
+}
+
+/** Handlers by pub/sub channel, each channel subscribed on first use. */
+function channels(sub: Redis): Shared["on"] {
+  const handlers = new Map<string, Set<(message: string) => void>>();
+  sub.on("message", (channel: string, message: string) => {
+    for (const h of handlers.get(channel) ?? []) h(message);
+  });
+  return async (channel, handler) => {
+    let set = handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      handlers.set(channel, set);
+      await sub.subscribe(channel);
+    }
+    set.add(handler);
+  };
+}
+
+export async function connectShared(url: string, log: (line: string) => void): Promise<Shared> {
+  const quiet = (what: string) => (error: Error) => log(`redis (${what}): ${error.message}`);
+  const { redis, sub } = await connect(url, quiet);
   const replica = randomBytes(9).toString("base64url");
   const beat = () => redis.set(`${PREFIX}replica:${replica}`, "1", "PX", HEARTBEAT_TTL_MS).catch(() => {});
   await beat();
   const timer = setInterval(beat, HEARTBEAT_MS);
   timer.unref();
-  const handlers = new Map<string, Set<(message: string) => void>>();
-  sub.on("message", (channel: string, message: string) => {
-    for (const h of handlers.get(channel) ?? []) h(message);
-  });
   const blockers = new Set<Redis>();
   return {
     redis,
@@ -72,15 +91,7 @@ export async function connectShared(url: string, log: (line: string) => void): P
       conn.once("end", () => blockers.delete(conn));
       return conn;
     },
-    async on(channel, handler) {
-      let set = handlers.get(channel);
-      if (!set) {
-        set = new Set();
-        handlers.set(channel, set);
-        await sub.subscribe(channel);
-      }
-      set.add(handler);
-    },
+    on: channels(sub),
     async close() {
       clearInterval(timer);
       await redis.del(`${PREFIX}replica:${replica}`).catch(() => {});

@@ -11,7 +11,7 @@ import { FairShare, type FairShareLimits } from "../fair-share.js";
 import { MemoryOwnership, type OwnershipStore } from "../ownership.js";
 import { MemoryTaskQuota } from "../task-quota.js";
 import { ANNOUNCED_WATCH_MS, TaskWork } from "../tasks.js";
-import { credentialHasher } from "./auth.js";
+import { credentialHasher } from "./auth/principal.js";
 import { MemoryEvents, type StreamEvents } from "./events.js";
 import type { Fleet } from "./fleet.js";
 import type { RedisSessionStreamsDeps } from "./redis-session-streams.js";

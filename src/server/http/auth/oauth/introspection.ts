@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { MemoryRateStore } from "../../../api/rate-store.js";
+import { MemoryRateStore } from "../../../../api/rate-store.js";
 import type { OAuthSettings } from "./settings.js";
 import { requireScopes, scopesOf, unavailable } from "./token-error.js";
 import { audienceProblem } from "./token-shape.js";

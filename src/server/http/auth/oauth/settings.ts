@@ -2,7 +2,7 @@
  * OAuth resource-server settings from the configuration's OAuth variables (src/config.ts reads
  * them). Off unless `WEBDATA_OAUTH_ISSUER` is set.
  */
-import type { OAuthVariables } from "../../../config.js";
+import type { OAuthVariables } from "../../../../config.js";
 
 export const OAUTH_ENV = {
   issuer: "WEBDATA_OAUTH_ISSUER",

@@ -1,23 +1,24 @@
 /**
  * The `Authorization: Bearer` check of the routes that need one (`/mcp`, `/metrics` beside it), on
  * hono's `bearerAuth`: it reads the header, and its `verifyToken` asks the `Authenticator` (the
- * static token, the OAuth resource server or one given to the server), whose `AuthInfo` the
+ * static token, the OAuth resource server or one given to the server), whose `Identity` the
  * request then carries. Every refusal — no header, a malformed one, a token refused — is the
  * authenticator's own answer (its status, `WWW-Authenticate` and body), as it would give it alone,
  * thrown as hono's `HTTPException` (the app's error handler sends its response).
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { HttpBindings } from "@hono/node-server";
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { HTTPException } from "hono/http-exception";
-import type { Authenticator, AuthOutcome } from "./auth.js";
-import { json, rpcError } from "./respond.js";
+import { json, rpcError } from "../respond.js";
+import type { Authenticator, AuthOutcome, Identity } from "./authenticate.js";
 
 const NOT_BEARER = "Unauthorized: send Authorization: Bearer <token>";
 const CHALLENGE = { "www-authenticate": "Bearer" };
 
 type Refused = Extract<AuthOutcome, { ok: false }>;
-export type HttpEnv = { Variables: { auth?: AuthInfo; refused?: Refused } };
+/** The routes' hono environment: the node request and response (`@hono/node-server`), and who is calling. */
+export type HttpEnv = { Bindings: HttpBindings; Variables: { identity?: Identity; refused?: Refused } };
 
 /** A refusal as the client gets it: OAuth's `{error, error_description}` or a JSON-RPC error. */
 export function refusalResponse(refused: Refused): Response {
@@ -27,7 +28,7 @@ export function refusalResponse(refused: Refused): Response {
 }
 
 /**
- * Lets a request through with its `AuthInfo` set (`c.get("auth")`), or answers the refusal.
+ * Lets a request through with its `Identity` set (`c.get("identity")`), or answers the refusal.
  * `open`: the server asks for no credential at all (no token, no OAuth): every request passes.
  */
 export function requireBearer(authenticate: Authenticator, open: boolean): MiddlewareHandler<HttpEnv> {
@@ -43,7 +44,7 @@ export function requireBearer(authenticate: Authenticator, open: boolean): Middl
   const check = bearerAuth<HttpEnv>({
     verifyToken: async (_token, c) => {
       const outcome = await authenticate(c.req.raw);
-      if (outcome.ok) c.set("auth", outcome.auth);
+      if (outcome.ok) c.set("identity", outcome.identity);
       else c.set("refused", outcome);
       return outcome.ok;
     },
