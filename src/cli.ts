@@ -130,20 +130,31 @@ async function sandboxCommand(values: Values, env: NodeJS.ProcessEnv): Promise<v
 async function main(env: NodeJS.ProcessEnv): Promise<void> {
   const { values, positionals } = parseCommandLine(process.argv.slice(2));
   const [command, ...rest] = positionals;
+  if (await answeredAlone(values, command, rest)) return;
+  if (command === "sandbox") return sandboxCommand(values, env);
+  if (command === "tools") return toolsCommand(values, env);
+  if (command === "call") return callCommand(values, env, rest);
+  return serveCommand(values, env);
+}
 
+/**
+ * `--help` (of the CLI or of one tool), `--version` and an unknown command: answered without any
+ * configuration. True when answered.
+ */
+async function answeredAlone(values: Values, command: string | undefined, rest: string[]): Promise<boolean> {
   if (command === "call" && values.help && rest[0] !== undefined) {
     const { toolHelp } = await import("./cli/call.js");
     process.stdout.write(`${toolHelp(rest[0])}\n`);
-    return;
+    return true;
   }
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
-    return;
+    return true;
   }
   if (values.version) {
     const { VERSION } = await import("./server/version.js");
     process.stdout.write(`${VERSION}\n`);
-    return;
+    return true;
   }
   if (command !== undefined && !COMMANDS.includes(command)) {
     const { nearest } = await import("./suggest.js");
@@ -151,32 +162,36 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
       `unknown command ${JSON.stringify(command)}; did you mean ${nearest(command, COMMANDS)}? (see --help)`,
     );
   }
-  if (command === "sandbox") return sandboxCommand(values, env);
+  return false;
+}
 
-  if (command === "tools") {
-    const { config, stop } = await resolveConfig(values, env, { keyless: !values.sandbox });
-    if (!config.apiKey) {
-      const { registryToolsText } = await import("./cli/call.js");
-      process.stdout.write(`${registryToolsText(config)}\n`);
-      if (config.agentTools.length > 0) note("agent_<name> tools are listed once WEBDATA_API_KEY is set");
-      return;
-    }
-    const { listToolsText } = await import("./server/one-shot.js");
-    const text = await listToolsText(config).finally(stop);
-    process.stdout.write(`${text}\n`);
+/** `tools`: the registry's list without a key, else the server's own (agent tools included). */
+async function toolsCommand(values: Values, env: NodeJS.ProcessEnv): Promise<void> {
+  const { config, stop } = await resolveConfig(values, env, { keyless: !values.sandbox });
+  if (!config.apiKey) {
+    const { registryToolsText } = await import("./cli/call.js");
+    process.stdout.write(`${registryToolsText(config)}\n`);
+    if (config.agentTools.length > 0) note("agent_<name> tools are listed once WEBDATA_API_KEY is set");
     return;
   }
-  if (command === "call") {
-    if (rest.length === 0)
-      throw new UsageError("call needs a tool name: call TOOL [JSON] (list them: web-data-mcp tools)");
-    const { checkToolName, parseCallArgs, runCall } = await import("./cli/call.js");
-    checkToolName(rest[0]);
-    const args = parseCallArgs(rest[0], rest[1]);
-    const { config, stop } = await resolveConfig(values, env, { shared: true });
-    process.exitCode = await runCall(config, rest[0], args, values.json ?? false).finally(stop);
-    return;
-  }
+  const { listToolsText } = await import("./server/one-shot.js");
+  const text = await listToolsText(config).finally(stop);
+  process.stdout.write(`${text}\n`);
+}
 
+/** `call TOOL [JSON]`: one tool call from the shell; the exit code says whether it failed. */
+async function callCommand(values: Values, env: NodeJS.ProcessEnv, rest: string[]): Promise<void> {
+  if (rest.length === 0)
+    throw new UsageError("call needs a tool name: call TOOL [JSON] (list them: web-data-mcp tools)");
+  const { checkToolName, parseCallArgs, runCall } = await import("./cli/call.js");
+  checkToolName(rest[0]);
+  const args = parseCallArgs(rest[0], rest[1]);
+  const { config, stop } = await resolveConfig(values, env, { shared: true });
+  process.exitCode = await runCall(config, rest[0], args, values.json ?? false).finally(stop);
+}
+
+/** No command: the MCP server, over stdio or (`--http`) Streamable HTTP. */
+async function serveCommand(values: Values, env: NodeJS.ProcessEnv): Promise<void> {
   const { config, stop } = await resolveConfig(values, env);
   if (values.http) {
     await runHttp(config, values, stop);

@@ -358,48 +358,18 @@ export function processEnvironment(): NodeJS.ProcessEnv {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment(), flags: ConfigFlags = {}): Config {
   const sandbox = flags.sandbox ?? false;
-  const get = (flag: string | undefined, name: string) => blankToUndefined(flag ?? env[name]);
-
-  const apiKey = blankToUndefined(env.WEBDATA_API_KEY);
-  const baseUrl = parseUrl("WEBDATA_BASE_URL", get(flags.baseUrl, "WEBDATA_BASE_URL"));
-  if (!sandbox && !(flags.keyless && !apiKey)) {
-    if (!apiKey) {
-      throw new ConfigError("WEBDATA_API_KEY is not set (get a key from the dashboard, or try --sandbox)");
-    }
-    if (!baseUrl) {
-      throw new ConfigError("WEBDATA_BASE_URL is not set (the service host, e.g. https://api.example.com)");
-    }
-  }
-  const legacyAuth = blankToUndefined(env.WEBDATA_LEGACY_AUTH) ?? (sandbox ? "demo:demo" : undefined);
-  if (legacyAuth !== undefined && !legacyAuth.includes(":")) {
-    throw new ConfigError("WEBDATA_LEGACY_AUTH must be the Basic credential in the form user:password");
-  }
-  const agentTools = parseList(get(flags.agentTools, "WEBDATA_AGENT_TOOLS")) ?? [];
-  const badAgent = agentTools.find((a) => !/^[A-Za-z0-9_.-]+$/.test(a));
-  if (badAgent !== undefined) {
-    throw new ConfigError(`WEBDATA_AGENT_TOOLS: ${JSON.stringify(badAgent)} is not an agent name`);
-  }
-  const httpToken = blankToUndefined(env.WEBDATA_HTTP_TOKEN);
-  const keyHeader = blankToUndefined(env.WEBDATA_HTTP_ALLOW_KEY_HEADER);
-  if (keyHeader !== undefined && keyHeader !== "0" && keyHeader !== "1") {
-    throw new ConfigError(
-      "WEBDATA_HTTP_ALLOW_KEY_HEADER must be 1 (callers may send x-webdata-api-key) or 0 (they may not)",
-    );
-  }
+  const get: Read = (flag, name) => blankToUndefined(flag ?? env[name]);
+  const { apiKey, baseUrl } = readService(env, flags, get);
+  const legacyAuth = readLegacyAuth(env, sandbox);
+  const agentTools = readAgentTools(get(flags.agentTools, "WEBDATA_AGENT_TOOLS"));
+  const callers = readCallerAccess(env);
   const legacyBaseUrl = parseUrl(
     "WEBDATA_LEGACY_BASE_URL",
     get(flags.legacyBaseUrl, "WEBDATA_LEGACY_BASE_URL"),
   );
-  const notes: string[] = [];
-  const version = baseUrl === undefined ? null : /\/(v\d+)$/.exec(baseUrl);
-  if (version) {
-    notes.push(
-      `WEBDATA_BASE_URL ends in /${version[1]}, but the tools add /v1 and /v2 themselves; set it to the service host without the version`,
-    );
-  }
+  const notes = baseUrlNotes(baseUrl);
   const toolsetsRaw = get(flags.toolsets, "WEBDATA_TOOLSETS");
   const toolsets = parseToolsets(toolsetsRaw, legacyAuth, sandbox || legacyBaseUrl !== undefined, notes);
-
   const proxy = readProxy(env);
   return {
     apiKey: apiKey ?? "",
@@ -410,18 +380,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment(), flags:
     ...(parseList(toolsetsRaw)?.length ? { toolsetsNamed: true } : {}),
     ...(parseFlag("WEBDATA_READ_ONLY", env.WEBDATA_READ_ONLY) ? { readOnly: true } : {}),
     agentTools,
-    waitMs: parseNumber("WEBDATA_WAIT_MS", get(flags.waitMs, "WEBDATA_WAIT_MS"), DEFAULT_WAIT_MS, true, 0),
-    maxRps: parseNumber(
-      "WEBDATA_MAX_RPS",
-      get(flags.maxRps, "WEBDATA_MAX_RPS"),
-      DEFAULT_MAX_RPS,
-      false,
-      0.01,
-    ),
+    ...readPacing(flags, get),
     cacheDir:
       get(flags.cacheDir, "WEBDATA_CACHE_DIR") ?? defaultCacheDir(blankToUndefined(env.XDG_CACHE_HOME)),
-    httpToken,
-    ...(keyHeader !== undefined ? { httpAllowKeyHeader: keyHeader === "1" } : {}),
+    ...callers,
     publicUrl: parseUrl("WEBDATA_PUBLIC_URL", get(flags.publicUrl, "WEBDATA_PUBLIC_URL")),
     sandbox,
     apiGeneration: parseGeneration(blankToUndefined(env.WEBDATA_API_GENERATION)),
@@ -439,6 +401,79 @@ export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment(), flags:
     ...(flags.http ? { http: readHttp(env) } : {}),
     ...(notes.length > 0 ? { notes } : {}),
   };
+}
+
+/** A setting from its command-line flag, else from the environment (blank is unset). */
+type Read = (flag: string | undefined, name: string) => string | undefined;
+
+/** The service's key and host: both required, unless in sandbox mode or keyless without a key. */
+function readService(env: NodeJS.ProcessEnv, flags: ConfigFlags, get: Read) {
+  const apiKey = blankToUndefined(env.WEBDATA_API_KEY);
+  const baseUrl = parseUrl("WEBDATA_BASE_URL", get(flags.baseUrl, "WEBDATA_BASE_URL"));
+  if (!(flags.sandbox ?? false) && !(flags.keyless && !apiKey)) {
+    if (!apiKey) {
+      throw new ConfigError("WEBDATA_API_KEY is not set (get a key from the dashboard, or try --sandbox)");
+    }
+    if (!baseUrl) {
+      throw new ConfigError("WEBDATA_BASE_URL is not set (the service host, e.g. https://api.example.com)");
+    }
+  }
+  return { apiKey, baseUrl };
+}
+
+/** Generation 1's Basic credential, user:password (the sandbox's own by default in sandbox mode). */
+function readLegacyAuth(env: NodeJS.ProcessEnv, sandbox: boolean): string | undefined {
+  const legacyAuth = blankToUndefined(env.WEBDATA_LEGACY_AUTH) ?? (sandbox ? "demo:demo" : undefined);
+  if (legacyAuth !== undefined && !legacyAuth.includes(":")) {
+    throw new ConfigError("WEBDATA_LEGACY_AUTH must be the Basic credential in the form user:password");
+  }
+  return legacyAuth;
+}
+
+/** The agents given a dedicated tool each, by name. */
+function readAgentTools(raw: string | undefined): string[] {
+  const agentTools = parseList(raw) ?? [];
+  const badAgent = agentTools.find((a) => !/^[A-Za-z0-9_.-]+$/.test(a));
+  if (badAgent !== undefined) {
+    throw new ConfigError(`WEBDATA_AGENT_TOOLS: ${JSON.stringify(badAgent)} is not an agent name`);
+  }
+  return agentTools;
+}
+
+/** Over HTTP: the static token, and whether callers may send their own key in a header. */
+function readCallerAccess(env: NodeJS.ProcessEnv): Pick<Config, "httpToken" | "httpAllowKeyHeader"> {
+  const httpToken = blankToUndefined(env.WEBDATA_HTTP_TOKEN);
+  const keyHeader = blankToUndefined(env.WEBDATA_HTTP_ALLOW_KEY_HEADER);
+  if (keyHeader !== undefined && keyHeader !== "0" && keyHeader !== "1") {
+    throw new ConfigError(
+      "WEBDATA_HTTP_ALLOW_KEY_HEADER must be 1 (callers may send x-webdata-api-key) or 0 (they may not)",
+    );
+  }
+  return { httpToken, ...(keyHeader !== undefined ? { httpAllowKeyHeader: keyHeader === "1" } : {}) };
+}
+
+/** How long a tool waits for async work, and the client's request rate. */
+function readPacing(flags: ConfigFlags, get: Read): Pick<Config, "waitMs" | "maxRps"> {
+  return {
+    waitMs: parseNumber("WEBDATA_WAIT_MS", get(flags.waitMs, "WEBDATA_WAIT_MS"), DEFAULT_WAIT_MS, true, 0),
+    maxRps: parseNumber(
+      "WEBDATA_MAX_RPS",
+      get(flags.maxRps, "WEBDATA_MAX_RPS"),
+      DEFAULT_MAX_RPS,
+      false,
+      0.01,
+    ),
+  };
+}
+
+/** A note when the host given ends in an API version the tools add themselves. */
+function baseUrlNotes(baseUrl: string | undefined): string[] {
+  const version = baseUrl === undefined ? null : /\/(v\d+)$/.exec(baseUrl);
+  return version
+    ? [
+        `WEBDATA_BASE_URL ends in /${version[1]}, but the tools add /v1 and /v2 themselves; set it to the service host without the version`,
+      ]
+    : [];
 }
 
 /** Any positive number of ms, at least 50 (tests refresh fast); anything else keeps the default. */

@@ -114,7 +114,20 @@ async function main(): Promise<void> {
   }
 }
 
+/** The loop an agent runs, step by step: search, read, find and run an agent, crawl. */
 async function walk(client: Client): Promise<void> {
+  const need = await showTools(client);
+  const top = await search(client, need);
+  await read(client, need, top);
+  await runProductAgent(client, need);
+  await crawl(client, need, top.url);
+}
+
+/** Fails the demo when the server does not offer the tool a step needs. */
+type Need = (name: string) => void;
+
+/** Lists the tools the server offers; returns the check each step makes for its own. */
+async function showTools(client: Client): Promise<Need> {
   const info = client.getServerVersion();
   heading(`Connected to MCP server "${info?.name}" ${info?.version} over stdio. The tools it offers:`);
   const { tools } = await client.listTools();
@@ -124,10 +137,12 @@ async function walk(client: Client): Promise<void> {
     const line = (t.description ?? "").split("\n")[0];
     out(`  ${t.name.padEnd(width)}  ${line.length > 90 ? `${line.slice(0, 89)}…` : line}`);
   }
-  const need = (name: string) => {
+  return (name) => {
     if (!names.has(name)) throw new DemoError(`the server does not offer ${name} (tools: ${[...names]})`);
   };
+}
 
+async function search(client: Client, need: Need): Promise<{ url: string; title: string }> {
   heading("Search: the agent looks for pages about waterproof hiking boots");
   need("serp_search");
   const serp = await callTool(client, "serp_search", {
@@ -140,12 +155,17 @@ async function walk(client: Client): Promise<void> {
   const top = results[0];
   if (!top) throw new DemoError("serp_search returned no results");
   out(`  ✓ ${results.length} result${results.length === 1 ? "" : "s"}; the top one: ${top.url}`);
+  return top;
+}
 
+async function read(client: Client, need: Need, top: { url: string; title: string }): Promise<void> {
   heading(`Read: the agent opens the top result as Markdown (${top.title})`);
   need("extract_page");
   const page = await callTool(client, "extract_page", { url: top.url, max_chars: 4000 });
   show(textOf(page), 14);
+}
 
+async function runProductAgent(client: Client, need: Need): Promise<void> {
   heading("Agents: the agent looks for a ready-made extractor for product pages");
   need("list_agents");
   need("run_agent");
@@ -164,15 +184,17 @@ async function walk(client: Client): Promise<void> {
   const parsed = run.structuredContent?.parsing;
   const fields = parsed && typeof parsed === "object" ? Object.keys(parsed) : [];
   out(`  ✓ ${pick.name} returned structured data: ${fields.join(", ") || "(no fields)"}`);
+}
 
+async function crawl(client: Client, need: Need, topUrl: string): Promise<void> {
   heading("Crawl: the agent reads a small site, five pages at most");
   need("crawl_site");
   // The sandbox's demo site lives under /site/ on the sandbox host (the search results point there).
-  const site = new URL("/site/", top.url).href;
-  const crawl = await callTool(client, "crawl_site", { url: site, limit: 5, max_chars: 3000 });
+  const site = new URL("/site/", topUrl).href;
+  const crawled = await callTool(client, "crawl_site", { url: site, limit: 5, max_chars: 3000 });
   const pages: Array<{ url?: string; state: string; status_code?: number }> =
-    crawl.structuredContent?.pages ?? [];
-  show(textOf(crawl), 12);
+    crawled.structuredContent?.pages ?? [];
+  show(textOf(crawled), 12);
   out(`  ✓ ${pages.length} page${pages.length === 1 ? "" : "s"} crawled:`);
   for (const p of pages) out(`    • ${p.state.padEnd(8)} ${p.status_code ?? ""} ${p.url ?? ""}`);
 }

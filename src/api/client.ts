@@ -110,14 +110,74 @@ function noGenerationOne(name: string, route: Route, error: unknown): ApiError {
   });
 }
 
+/**
+ * What a client and the clients derived from it share: the service's addresses, the credentials,
+ * the connection pool, the executor (with its rate limiter) and the generation memory.
+ */
+interface Connection {
+  base: URL;
+  legacyBase: URL | undefined;
+  bearer: string;
+  basic: string | undefined;
+  dispatcher: Dispatcher;
+  executor: Executor;
+  generations: GenerationRouter;
+  clock: Clock;
+  runtime: ClientRuntime;
+}
+
+/** A client's connection from its options (a runtime of its own unless one is given). */
+function connect(options: WebDataClientOptions): Connection {
+  const runtime = options.runtime ?? new ClientRuntime();
+  if (!options.apiKey) {
+    throw new ApiError({ code: "invalid_argument", message: "an API key is required" });
+  }
+  const base = parseBase(options.baseUrl, "the base URL (baseUrl)");
+  const legacyBase = options.legacyBaseUrl
+    ? parseBase(options.legacyBaseUrl, "the legacy base URL (legacyBaseUrl)")
+    : undefined;
+  const { bearer, basic, redactor } = credentials(options.apiKey, options.legacyAuth);
+  const clock = options.clock ?? realClock;
+  const dispatcher =
+    options.dispatcher ?? createDispatcher({ ...DEFAULT_TIMEOUTS, ...options.timeouts }, options.proxy);
+  const generations = new GenerationRouter(
+    options.generation ?? "auto",
+    runtime.generations.for(base.href),
+    options.log ?? ((message) => process.stderr.write(`${message}\n`)),
+  );
+  const limiter = runtime.limiters.sharedLimiter(
+    options.apiKey,
+    base.origin,
+    options.maxRps ?? DEFAULT_MAX_RPS,
+    clock,
+  );
+  const executor = new Executor({
+    dispatcher,
+    limiter: options.sharedRateStore ? fleetThrottle(limiter, options.sharedRateStore) : limiter,
+    redactor,
+    retry: {
+      ...DEFAULT_RETRY,
+      maxAttempts: Math.max(1, options.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
+      deadlineMs: options.retryDeadlineMs ?? DEFAULT_RETRY.deadlineMs,
+    },
+    userAgent: options.userAgent ?? "web-data-mcp/0.1.0",
+    observer: options.observer,
+    clock,
+  });
+  return { base, legacyBase, bearer, basic, dispatcher, executor, generations, clock, runtime };
+}
+
+/** The authorization headers (Bearer, and Basic for generation 1) and a redactor of every form of them. */
+function credentials(apiKey: string, legacyAuth: string | undefined) {
+  const redactor = new Redactor([apiKey, legacyAuth]);
+  if (!legacyAuth) return { bearer: `Bearer ${apiKey}`, basic: undefined, redactor };
+  const encoded = Buffer.from(legacyAuth, "utf8").toString("base64");
+  redactor.add(encoded);
+  return { bearer: `Bearer ${apiKey}`, basic: `Basic ${encoded}`, redactor };
+}
+
 export class WebDataClient {
-  readonly #base: URL;
-  readonly #legacyBase: URL | undefined;
-  readonly #bearer: string;
-  readonly #basic: string | undefined;
-  readonly #executor: Executor;
-  readonly #generations: GenerationRouter;
-  readonly #dispatcher: Dispatcher;
+  readonly #conn: Connection;
   readonly #ownsDispatcher: boolean;
   readonly #hook: RouteHook | undefined;
   readonly #lane: string | undefined;
@@ -138,69 +198,18 @@ export class WebDataClient {
     derived: { hook?: RouteHook; lane?: string } = {},
   ) {
     if (given instanceof WebDataClient) {
-      const from = given;
-      this.runtime = from.runtime;
-      this.#base = from.#base;
-      this.#legacyBase = from.#legacyBase;
-      this.#bearer = from.#bearer;
-      this.#basic = from.#basic;
-      this.#executor = from.#executor;
-      this.#generations = from.#generations;
-      this.#dispatcher = from.#dispatcher;
+      this.#conn = given.#conn;
       this.#ownsDispatcher = false;
-      this.clock = from.clock;
-      this.#hook = chainHooks(from.#hook, derived.hook);
-      this.#lane = derived.lane ?? from.#lane;
-      return;
+      this.#hook = chainHooks(given.#hook, derived.hook);
+      this.#lane = derived.lane ?? given.#lane;
+    } else {
+      this.#conn = connect(given);
+      this.#ownsDispatcher = given.dispatcher === undefined;
+      this.#hook = derived.hook;
+      this.#lane = given.lane;
     }
-    this.#hook = derived.hook;
-    // Named in the options, so a client made from these options again shares it.
-    const options = { ...given, runtime: given.runtime ?? new ClientRuntime() };
-    this.runtime = options.runtime;
-    if (!options.apiKey) {
-      throw new ApiError({ code: "invalid_argument", message: "an API key is required" });
-    }
-    this.#base = parseBase(options.baseUrl, "the base URL (baseUrl)");
-    this.#legacyBase = options.legacyBaseUrl
-      ? parseBase(options.legacyBaseUrl, "the legacy base URL (legacyBaseUrl)")
-      : undefined;
-    this.#lane = options.lane;
-    this.#bearer = `Bearer ${options.apiKey}`;
-    const redactor = new Redactor([options.apiKey, options.legacyAuth]);
-    if (options.legacyAuth) {
-      const encoded = Buffer.from(options.legacyAuth, "utf8").toString("base64");
-      redactor.add(encoded);
-      this.#basic = `Basic ${encoded}`;
-    }
-    const maxRps = options.maxRps ?? DEFAULT_MAX_RPS;
-    this.clock = options.clock ?? realClock;
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher =
-      options.dispatcher ?? createDispatcher({ ...DEFAULT_TIMEOUTS, ...options.timeouts }, options.proxy);
-    this.#generations = new GenerationRouter(
-      options.generation ?? "auto",
-      this.runtime.generations.for(this.#base.href),
-      options.log ?? ((message) => process.stderr.write(`${message}\n`)),
-    );
-    const limiter = this.runtime.limiters.sharedLimiter(
-      options.apiKey,
-      this.#base.origin,
-      maxRps,
-      this.clock,
-    );
-    this.#executor = new Executor({
-      dispatcher: this.#dispatcher,
-      limiter: options.sharedRateStore ? fleetThrottle(limiter, options.sharedRateStore) : limiter,
-      redactor,
-      retry: {
-        ...DEFAULT_RETRY,
-        maxAttempts: Math.max(1, options.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
-        deadlineMs: options.retryDeadlineMs ?? DEFAULT_RETRY.deadlineMs,
-      },
-      userAgent: options.userAgent ?? "web-data-mcp/0.1.0",
-      observer: options.observer,
-      clock: this.clock,
-    });
+    this.clock = this.#conn.clock;
+    this.runtime = this.#conn.runtime;
   }
 
   /** This client with `hook` around every route call (outside the hooks it has). */
@@ -239,7 +248,7 @@ export class WebDataClient {
     opts?: CallOptions,
   ): Promise<T> {
     const route: Route = ROUTES[name];
-    if (route.generation2Only && this.#generations.setting === 1) {
+    if (route.generation2Only && this.#conn.generations.setting === 1) {
       throw new ApiError({
         code: "unsupported",
         message: `${route.method} /${route[2]?.path} has no generation-1 counterpart, and generation 1 is configured`,
@@ -247,7 +256,7 @@ export class WebDataClient {
     }
     const send = (call: RouteCall) => {
       const id = route.by === undefined ? undefined : call.input.params?.[route.by];
-      return this.#generations.run(name, route, id, (order) =>
+      return this.#conn.generations.run(name, route, id, (order) =>
         this.#send(name, route, order, id, schema, call.input, opts),
       );
     };
@@ -265,34 +274,34 @@ export class WebDataClient {
     opts?: CallOptions,
   ): Promise<T> {
     if (order.length === 0) throw new ApiError({ code: "invalid_argument", message: `no route for ${name}` });
-    const gone = route[1] === undefined ? this.#generations.gone(name) : undefined;
+    const gone = route[1] === undefined ? this.#conn.generations.gone(name) : undefined;
     if (gone) throw gone;
     let first: unknown;
     for (const [index, generation] of order.entries()) {
       const side = route[generation] as RouteSide;
       try {
-        const answer = await this.#executor.call({
+        const answer = await this.#conn.executor.call({
           method: route.method,
           url: this.#url(
-            this.#base,
+            this.#conn.base,
             fillPath(side.path, input.params),
             side.query && input.query ? side.query(input.query) : input.query,
           ),
-          authorization: this.#bearer,
+          authorization: this.#conn.bearer,
           kind: route.kind,
           body: input.body === undefined ? undefined : side.body ? side.body(input.body) : input.body,
           schema: side.read ? z.preprocess(side.read, schema) : schema,
           ...opts,
           lane: opts?.lane ?? this.#lane,
         });
-        this.#generations.answered(name, route, generation, id, index > 0);
-        if (route.work !== "none") this.#generations.remember(mintedIds(route.work, answer), generation);
+        this.#conn.generations.answered(name, route, generation, id, index > 0);
+        if (route.work !== "none") this.#conn.generations.remember(mintedIds(route.work, answer), generation);
         return answer;
       } catch (error) {
         const status = error instanceof ApiError ? error.status : undefined;
         if (this.#generationTwoOnly(route, generation, status))
-          throw this.#generations.gone(name, noGenerationOne(name, route, error));
-        if (!this.#generations.mayFallBack(status, index, order)) {
+          throw this.#conn.generations.gone(name, noGenerationOne(name, route, error));
+        if (!this.#conn.generations.mayFallBack(status, index, order)) {
           throw first !== undefined && (status === 404 || status === 405) ? first : error;
         }
         first = error;
@@ -307,19 +316,19 @@ export class WebDataClient {
       (status === 404 || status === 405) &&
       generation === 2 &&
       route[1] === undefined &&
-      this.#generations.setting !== 2 &&
-      this.#generations.lacksGeneration2()
+      this.#conn.generations.setting !== 2 &&
+      this.#conn.generations.lacksGeneration2()
     );
   }
 
   /** Whether this service answered 404/405 on a generation-2 route that generation 1 has (auto). */
   lacksGeneration2(): boolean {
-    return this.#generations.lacksGeneration2();
+    return this.#conn.generations.lacksGeneration2();
   }
 
   /** The generation an id was made on, if this process remembers it (undefined: not known). */
   generationOf(id: string): Generation | undefined {
-    return this.#generations.generationOf(id);
+    return this.#conn.generations.generationOf(id);
   }
 
   // ---------- search and extract ----------
@@ -548,9 +557,10 @@ export class WebDataClient {
   /** The run's server-sent events as they come (only for runs created with `enable_events`); through the hook like a route call. */
   async *researchEvents(agent: string, run: string, signal: AbortSignal): AsyncGenerator<ServerEvent> {
     const open = async () => {
-      const generation = this.#generations.generationOf(agent) ?? (this.#generations.setting === 1 ? 1 : 2);
+      const generation =
+        this.#conn.generations.generationOf(agent) ?? (this.#conn.generations.setting === 1 ? 1 : 2);
       const path = fillPath((ROUTES.researchEvents[generation] as RouteSide).path, { agent, run });
-      return streamEvents(this.#dispatcher, this.#url(this.#base, path), this.#bearer, signal);
+      return streamEvents(this.#conn.dispatcher, this.#url(this.#conn.base, path), this.#conn.bearer, signal);
     };
     const call: RouteCall = {
       name: "researchEvents",
@@ -616,7 +626,7 @@ export class WebDataClient {
    * host's URL), at most `maxBytes` are read (`truncated` says the file is longer).
    */
   download(url: string, maxBytes: number, opts?: CallOptions) {
-    return downloadFile(this.#dispatcher, url, maxBytes, opts);
+    return downloadFile(this.#conn.dispatcher, url, maxBytes, opts);
   }
 
   // ---------- legacy realtime ----------
@@ -655,8 +665,8 @@ export class WebDataClient {
     schema: z.ZodType<T>,
     opts?: CallOptions,
   ) {
-    if (!this.#legacyBase || !this.#basic) {
-      const missing = !this.#legacyBase
+    if (!this.#conn.legacyBase || !this.#conn.basic) {
+      const missing = !this.#conn.legacyBase
         ? "a legacy base URL (legacyBaseUrl)"
         : "a legacy credential (legacyAuth)";
       return Promise.reject(
@@ -664,10 +674,10 @@ export class WebDataClient {
       );
     }
     const path = `api/v1/realtime/social/${seg(platform)}/v1/events/${seg(eventId)}/details`;
-    return this.#executor.call({
+    return this.#conn.executor.call({
       method: "POST",
-      url: this.#url(this.#legacyBase, path, { transform }),
-      authorization: this.#basic,
+      url: this.#url(this.#conn.legacyBase, path, { transform }),
+      authorization: this.#conn.basic,
       kind: "read",
       schema,
       ...opts,
@@ -678,6 +688,6 @@ export class WebDataClient {
   async close(): Promise<void> {
     if (!this.#ownsDispatcher || this.#closed) return;
     this.#closed = true;
-    await this.#dispatcher.close().catch(() => {});
+    await this.#conn.dispatcher.close().catch(() => {});
   }
 }

@@ -20,17 +20,7 @@ export async function downloadFile(
   maxBytes: number,
   opts: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<Downloaded> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ApiError({
-      code: "invalid_response",
-      message: "the download URL the service gave is not a URL",
-    });
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new ApiError({ code: "invalid_response", message: "the download URL is not http(s)" });
+  const url = downloadUrl(raw);
   const linked = linkSignals([opts.signal], { ms: opts.timeoutMs ?? 30_000 });
   const label = `GET ${url.host}${url.pathname}`;
   try {
@@ -42,30 +32,14 @@ export async function downloadFile(
     });
     if (res.statusCode < 200 || res.statusCode >= 300) {
       await res.body.dump().catch(() => {});
-      throw new ApiError({
-        code: res.statusCode === 403 || res.statusCode === 404 ? "not_found" : "upstream_error",
-        status: res.statusCode,
-        message: `${label} answered ${res.statusCode} (a download URL expires: ask for a new one)`,
-      });
+      throw statusError(res.statusCode, label);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    for await (const chunk of res.body) {
-      const buf = Buffer.from(chunk);
-      if (size + buf.length > maxBytes) {
-        chunks.push(buf.subarray(0, maxBytes - size));
-        truncated = true;
-        break;
-      }
-      chunks.push(buf);
-      size += buf.length;
-    }
+    const { bytes, truncated } = await readUpTo(res.body, maxBytes);
     res.body.destroy();
     const type = res.headers["content-type"];
     return {
       contentType: (Array.isArray(type) ? type[0] : type) ?? "application/octet-stream",
-      bytes: Buffer.concat(chunks),
+      bytes,
       truncated,
     };
   } catch (error) {
@@ -75,4 +49,45 @@ export async function downloadFile(
   } finally {
     linked.dispose();
   }
+}
+
+/** The URL the service handed out, refused unless it is an http(s) URL. */
+function downloadUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ApiError({
+      code: "invalid_response",
+      message: "the download URL the service gave is not a URL",
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ApiError({ code: "invalid_response", message: "the download URL is not http(s)" });
+  return url;
+}
+
+/** A non-2xx answer: a 403 or 404 most likely means the URL expired. */
+function statusError(status: number, label: string): ApiError {
+  return new ApiError({
+    code: status === 403 || status === 404 ? "not_found" : "upstream_error",
+    status,
+    message: `${label} answered ${status} (a download URL expires: ask for a new one)`,
+  });
+}
+
+/** The body's first `maxBytes` bytes, and whether there was more (left unread). */
+async function readUpTo(body: AsyncIterable<Uint8Array>, maxBytes: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = Buffer.from(chunk);
+    if (size + buf.length > maxBytes) {
+      chunks.push(buf.subarray(0, maxBytes - size));
+      return { bytes: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(buf);
+    size += buf.length;
+  }
+  return { bytes: Buffer.concat(chunks), truncated: false };
 }

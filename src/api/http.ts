@@ -82,70 +82,8 @@ function errorMessage(err: unknown): string {
 /** Sends one request and buffers the whole response. Rejects only with `TransportError`. */
 export function send(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
   return new Promise<HttpResponse>((resolve, reject) => {
-    let settled = false;
-    let sent = false;
-    let controller: Dispatcher.DispatchController | undefined;
-    let status = 0;
-    let headers: HttpResponse["headers"] = {};
-    const chunks: Buffer[] = [];
-    let size = 0;
-
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      req.signal?.removeEventListener("abort", onAbort);
-      outcome();
-    };
-    let cancelled = false;
-    const fail = (err: unknown) =>
-      finish(() => reject(new TransportError(errorMessage(err), errorCode(err), sent, cancelled)));
-    const abortError = () => Object.assign(new Error("request aborted"), { code: "UND_ERR_ABORTED" });
-    function onAbort() {
-      cancelled = true;
-      const err = abortError();
-      controller?.abort(err);
-      fail(err);
-    }
-
-    if (req.signal?.aborted) {
-      cancelled = true;
-      fail(abortError());
-      return;
-    }
-    req.signal?.addEventListener("abort", onAbort, { once: true });
-
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(ctrl) {
-        controller = ctrl;
-        if (settled) {
-          ctrl.abort(abortError());
-          return;
-        }
-        sent = true;
-      },
-      onResponseStart(_ctrl, statusCode, responseHeaders) {
-        status = statusCode;
-        headers = responseHeaders;
-      },
-      onResponseData(ctrl, chunk) {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          const err = Object.assign(new Error(`response body larger than ${MAX_BODY_BYTES} bytes`), {
-            code: "UND_ERR_RES_EXCEEDED_MAX_SIZE",
-          });
-          ctrl.abort(err);
-          return;
-        }
-        chunks.push(chunk);
-      },
-      onResponseEnd() {
-        finish(() => resolve({ status, headers, body: Buffer.concat(chunks) }));
-      },
-      onResponseError(_ctrl, err) {
-        fail(err);
-      },
-    };
-
+    const exchange = new Exchange(req.signal, resolve, reject);
+    if (!exchange.begin()) return;
     try {
       dispatcher.dispatch(
         {
@@ -155,12 +93,107 @@ export function send(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResp
           headers: req.headers,
           body: req.body ?? null,
         },
-        handler,
+        exchange,
       );
     } catch (err) {
-      fail(err);
+      exchange.fail(err);
     }
   });
+}
+
+const abortError = () => Object.assign(new Error("request aborted"), { code: "UND_ERR_ABORTED" });
+
+/**
+ * One request in flight, as undici's handler: buffers the response (up to MAX_BODY_BYTES),
+ * settles its promise once, and records whether the request reached a socket (`sent`) and
+ * whether the caller's signal ended it (`cancelled`).
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  #settled = false;
+  #sent = false;
+  #cancelled = false;
+  #controller: Dispatcher.DispatchController | undefined;
+  #status = 0;
+  #headers: HttpResponse["headers"] = {};
+  readonly #chunks: Buffer[] = [];
+  #size = 0;
+
+  constructor(
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (res: HttpResponse) => void,
+    private readonly reject: (err: TransportError) => void,
+  ) {}
+
+  /** Listens to the caller's signal; false (and rejected) when it has already aborted. */
+  begin(): boolean {
+    if (this.signal?.aborted) {
+      this.#cancelled = true;
+      this.fail(abortError());
+      return false;
+    }
+    this.signal?.addEventListener("abort", this.#onAbort, { once: true });
+    return true;
+  }
+
+  readonly #onAbort = () => {
+    this.#cancelled = true;
+    const err = abortError();
+    this.#controller?.abort(err);
+    this.fail(err);
+  };
+
+  fail(err: unknown): void {
+    this.#finish(() =>
+      this.reject(new TransportError(errorMessage(err), errorCode(err), this.#sent, this.#cancelled)),
+    );
+  }
+
+  #finish(outcome: () => void): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.signal?.removeEventListener("abort", this.#onAbort);
+    outcome();
+  }
+
+  onRequestStart(ctrl: Dispatcher.DispatchController): void {
+    this.#controller = ctrl;
+    if (this.#settled) {
+      ctrl.abort(abortError());
+      return;
+    }
+    this.#sent = true;
+  }
+
+  onResponseStart(
+    _ctrl: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: HttpResponse["headers"],
+  ): void {
+    this.#status = statusCode;
+    this.#headers = headers;
+  }
+
+  onResponseData(ctrl: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#size += chunk.length;
+    if (this.#size > MAX_BODY_BYTES) {
+      const err = Object.assign(new Error(`response body larger than ${MAX_BODY_BYTES} bytes`), {
+        code: "UND_ERR_RES_EXCEEDED_MAX_SIZE",
+      });
+      ctrl.abort(err);
+      return;
+    }
+    this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#finish(() =>
+      this.resolve({ status: this.#status, headers: this.#headers, body: Buffer.concat(this.#chunks) }),
+    );
+  }
+
+  onResponseError(_ctrl: Dispatcher.DispatchController, err: Error): void {
+    this.fail(err);
+  }
 }
 
 /** Reads one response header as a string (the first value when repeated). */

@@ -8,7 +8,7 @@
 import { z } from "zod";
 
 const opt = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === null ? undefined : v), schema.optional()) as unknown as z.ZodOptional<T>;
+  z.optional(z.preprocess((v) => (v === null ? undefined : v), schema.optional()));
 const list = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (Array.isArray(v) ? v.filter((x) => x != null) : v == null ? [] : v), z.array(item));
 const anyObject = z.record(z.string(), z.unknown());

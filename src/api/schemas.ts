@@ -17,10 +17,10 @@ const anyValue = z.unknown();
 
 /** An optional response member: `null` means absent (it is read as `undefined`). */
 const opt = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === null ? undefined : v), schema.optional()) as unknown as z.ZodOptional<T>;
+  z.optional(z.preprocess((v) => (v === null ? undefined : v), schema.optional()));
 /** An optional response member with a value when absent or `null`. */
 const optOr = <T extends z.ZodType>(schema: T, fallback: z.output<T>) =>
-  z.preprocess((v) => (v == null ? fallback : v), schema) as unknown as z.ZodDefault<T>;
+  z.preprocess((v) => (v == null ? fallback : v), schema);
 /** Strings of a response list (other entries dropped). */
 /** A list of strings; a `{url, …}` entry (the SDK's map links) counts as its URL, anything else is dropped. */
 const stringList = () =>
@@ -427,10 +427,10 @@ export const AgentDetailSchema = z.preprocess(
   N.agentRecord,
   AgentRecordObject.extend({
     /** A field map, a JSON Schema object (its `properties` are read) or null. */
-    output_schema: z.preprocess(
-      N.outputSchema,
-      z.record(z.string(), anyValue).optional(),
-    ) as unknown as z.ZodOptional<z.ZodNullable<z.ZodType<Record<string, OutputFragment>>>>,
+    // Each fragment is read loosely, as it comes (z.custom checks nothing): typed, not validated.
+    output_schema: z.optional(
+      z.preprocess(N.outputSchema, z.record(z.string(), z.custom<OutputFragment>()).optional()),
+    ),
     input_properties: opt(listOfItems(InputPropertyReadSchema)),
     feature_flags: opt(
       z.looseObject({

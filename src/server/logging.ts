@@ -9,6 +9,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type JSONRPCNotification,
   type LoggingLevel,
+  type LoggingMessageNotification,
   type RequestId,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -60,63 +61,18 @@ export interface ServerLogger extends Logger {
 }
 
 export function createLogger(options: LoggerOptions = {}): ServerLogger {
-  const redact = options.redact ?? ((s: string) => s);
-  const write = options.write ?? ((line: string) => process.stderr.write(line));
-  const minStderr = LOG_LEVELS.indexOf(options.stderrLevel ?? "info");
-  const name = options.name ?? "web-data";
+  const render = renderer(options);
   /** Each attached server with the lowest level its client wants. */
   const servers = new Map<Server, number>();
-
-  /** Writes the line to stderr and returns it as its client would get it, or undefined when below every level. */
-  const render = (
-    level: LoggingLevel,
-    message: string,
-    data: Record<string, unknown> | undefined,
-    wanted: boolean,
-  ) => {
-    const toStderr = LOG_LEVELS.indexOf(level) >= minStderr;
-    if (!toStderr && !wanted) return undefined;
-    const safeMessage = redact(message);
-    const safeData = data === undefined ? undefined : redact(JSON.stringify(data));
-    if (toStderr) write(`[${name}] ${level}: ${safeMessage}${safeData ? ` ${safeData}` : ""}\n`);
-    return {
-      level,
-      logger: name,
-      data: safeData ? { message: safeMessage, ...JSON.parse(safeData) } : safeMessage,
-    };
-  };
-
-  const log = (level: LoggingLevel, message: string, data?: Record<string, unknown>) => {
+  const log: Log = (level, message, data) => {
     const rank = LOG_LEVELS.indexOf(level);
     const clients = [...servers].filter(([server, min]) => rank >= min && server.transport !== undefined);
     const params = render(level, message, data, clients.length > 0);
     if (!params) return;
     for (const [server] of clients) server.sendLoggingMessage(params).catch(() => {});
   };
-
-  const forCall = (server: Server, requestId?: RequestId): Logger => {
-    const transport: Transport | undefined = server.transport;
-    const min = servers.get(server);
-    const callLog = (level: LoggingLevel, message: string, data?: Record<string, unknown>) => {
-      const wanted = transport !== undefined && min !== undefined && LOG_LEVELS.indexOf(level) >= min;
-      const params = render(level, message, data, wanted);
-      if (!params || !wanted) return;
-      const note: JSONRPCNotification = { jsonrpc: "2.0", method: "notifications/message", params };
-      transport.send(note, { relatedRequestId: requestId }).catch(() => {});
-    };
-    return {
-      debug: (m, d) => callLog("debug", m, d),
-      info: (m, d) => callLog("info", m, d),
-      warning: (m, d) => callLog("warning", m, d),
-      error: (m, d) => callLog("error", m, d),
-    };
-  };
-
   return {
-    debug: (m, d) => log("debug", m, d),
-    info: (m, d) => log("info", m, d),
-    warning: (m, d) => log("warning", m, d),
-    error: (m, d) => log("error", m, d),
+    ...leveled(log),
     attach(server) {
       servers.set(server, LOG_LEVELS.indexOf(DEFAULT_CLIENT_LEVEL));
       // Replaces the SDK's own handler, which forwards every level until the client sets one.
@@ -129,6 +85,59 @@ export function createLogger(options: LoggerOptions = {}): ServerLogger {
     setClientLevel(server, level) {
       if (servers.has(server)) servers.set(server, LOG_LEVELS.indexOf(level));
     },
-    forCall,
+    forCall: (server, requestId) => callLogger(render, server, servers.get(server), requestId),
   };
+}
+
+type Log = (level: LoggingLevel, message: string, data?: Record<string, unknown>) => void;
+type LogParams = LoggingMessageNotification["params"];
+/** Writes the line to stderr and returns it as its client would get it, or undefined when below every level. */
+type Render = (
+  level: LoggingLevel,
+  message: string,
+  data: Record<string, unknown> | undefined,
+  wanted: boolean,
+) => LogParams | undefined;
+
+/** The logger whose four methods all go through `log`. */
+const leveled = (log: Log): Logger => ({
+  debug: (m, d) => log("debug", m, d),
+  info: (m, d) => log("info", m, d),
+  warning: (m, d) => log("warning", m, d),
+  error: (m, d) => log("error", m, d),
+});
+
+/** Renders a line once, redacted, for stderr (at or above its level) and for whichever client wants it. */
+function renderer(options: LoggerOptions): Render {
+  const redact = options.redact ?? ((s: string) => s);
+  const write = options.write ?? ((line: string) => process.stderr.write(line));
+  const minStderr = LOG_LEVELS.indexOf(options.stderrLevel ?? "info");
+  const name = options.name ?? "web-data";
+  return (level, message, data, wanted) => {
+    const toStderr = LOG_LEVELS.indexOf(level) >= minStderr;
+    if (!toStderr && !wanted) return undefined;
+    const safeMessage = redact(message);
+    const safeData = data === undefined ? undefined : redact(JSON.stringify(data));
+    if (toStderr) write(`[${name}] ${level}: ${safeMessage}${safeData ? ` ${safeData}` : ""}\n`);
+    return {
+      level,
+      logger: name,
+      data: safeData ? { message: safeMessage, ...JSON.parse(safeData) } : safeMessage,
+    };
+  };
+}
+
+/**
+ * One call's logger: its lines go to the transport `server` is connected to now (on the call's own
+ * stream, at the level `min` its client set), or to stderr only when there is none.
+ */
+function callLogger(render: Render, server: Server, min: number | undefined, requestId?: RequestId): Logger {
+  const transport: Transport | undefined = server.transport;
+  return leveled((level, message, data) => {
+    const wanted = transport !== undefined && min !== undefined && LOG_LEVELS.indexOf(level) >= min;
+    const params = render(level, message, data, wanted);
+    if (!params || !wanted) return;
+    const note: JSONRPCNotification = { jsonrpc: "2.0", method: "notifications/message", params };
+    transport.send(note, { relatedRequestId: requestId }).catch(() => {});
+  });
 }

@@ -13,7 +13,7 @@ import {
   SpanStatusCode,
   type Tracer,
 } from "@opentelemetry/api";
-import type { ApiObserver } from "../api/observer.js";
+import type { ApiObserver, AttemptInfo, AttemptOutcome, WaitInfo } from "../api/observer.js";
 import { ROUTES, type Route } from "../api/routes.js";
 import { OTHER } from "./labels.js";
 
@@ -75,66 +75,92 @@ export function endpointOf(url: URL): string {
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 export function upstreamObserver(tracer: Tracer, meter: Meter, contexts: ContextManager): ApiObserver {
-  const duration = meter.createHistogram("webdata.upstream.request.duration", {
-    description: "Duration of HTTP requests to the Web Data API, by endpoint and status",
-    unit: "s",
-    advice: { explicitBucketBoundaries: SECONDS },
-  });
-  const rateLimited = meter.createCounter("webdata.upstream.rate_limited", {
-    description: "429 answers from the Web Data API",
-    unit: "{response}",
-  });
-  const waits = meter.createHistogram("webdata.upstream.wait.duration", {
-    description:
-      "Time spent waiting before upstream requests: rate limits (429 and the client's limiter) and retry backoff",
-    unit: "s",
-    advice: { explicitBucketBoundaries: SECONDS },
-  });
-
+  const instruments = upstreamInstruments(meter);
+  const otel = { tracer, contexts, instruments };
   return {
-    attempt({ method, url, attempt }) {
-      const template = endpointOf(url);
-      const attributes: Attributes = {
-        "http.request.method": method,
-        "url.template": template,
-        "server.address": url.hostname,
-        "server.port": Number(url.port || (url.protocol === "https:" ? 443 : 80)),
-      };
-      if (attempt > 1) attributes["http.request.resend_count"] = attempt - 1;
-      const span = tracer.startSpan(
-        `${method} ${template}`,
-        { kind: SpanKind.CLIENT, attributes },
-        contexts.active(),
-      );
-      const started = performance.now();
-      return ({ status, error }) => {
-        const errorType = error ?? (status !== undefined && status >= 400 ? String(status) : undefined);
-        if (status !== undefined) span.setAttribute("http.response.status_code", status);
-        if (errorType) {
-          span.setAttribute("error.type", errorType);
-          span.setStatus({ code: SpanStatusCode.ERROR });
-        }
-        span.end();
-        const metric: Attributes = { "http.request.method": method, "url.template": template };
-        if (status !== undefined) metric["http.response.status_code"] = status;
-        if (errorType) metric["error.type"] = errorType;
-        duration.record((performance.now() - started) / 1000, metric);
-        if (status === 429) rateLimited.add(1, { "url.template": template });
-      };
-    },
-    waited({ reason, url, attempt, startMs, endMs }) {
-      const template = endpointOf(url);
-      const span = tracer.startSpan(
-        `wait ${reason}`,
-        {
-          kind: SpanKind.INTERNAL,
-          startTime: startMs,
-          attributes: { "webdata.wait.reason": reason, "url.template": template, "webdata.attempt": attempt },
-        },
-        contexts.active(),
-      );
-      span.end(endMs);
-      waits.record((endMs - startMs) / 1000, { "webdata.wait.reason": reason, "url.template": template });
-    },
+    attempt: (info) => traceAttempt(otel, info),
+    waited: (info) => traceWait(otel, info),
   };
+}
+
+type Instruments = ReturnType<typeof upstreamInstruments>;
+interface Otel {
+  tracer: Tracer;
+  contexts: ContextManager;
+  instruments: Instruments;
+}
+
+/** The upstream metrics: request duration, 429 count, wait time. */
+function upstreamInstruments(meter: Meter) {
+  return {
+    duration: meter.createHistogram("webdata.upstream.request.duration", {
+      description: "Duration of HTTP requests to the Web Data API, by endpoint and status",
+      unit: "s",
+      advice: { explicitBucketBoundaries: SECONDS },
+    }),
+    rateLimited: meter.createCounter("webdata.upstream.rate_limited", {
+      description: "429 answers from the Web Data API",
+      unit: "{response}",
+    }),
+    waits: meter.createHistogram("webdata.upstream.wait.duration", {
+      description:
+        "Time spent waiting before upstream requests: rate limits (429 and the client's limiter) and retry backoff",
+      unit: "s",
+      advice: { explicitBucketBoundaries: SECONDS },
+    }),
+  };
+}
+
+/** Opens an attempt's CLIENT span; the function returned ends it and records its metrics. */
+function traceAttempt({ tracer, contexts, instruments }: Otel, { method, url, attempt }: AttemptInfo) {
+  const template = endpointOf(url);
+  const attributes: Attributes = {
+    "http.request.method": method,
+    "url.template": template,
+    "server.address": url.hostname,
+    "server.port": Number(url.port || (url.protocol === "https:" ? 443 : 80)),
+  };
+  if (attempt > 1) attributes["http.request.resend_count"] = attempt - 1;
+  const span = tracer.startSpan(
+    `${method} ${template}`,
+    { kind: SpanKind.CLIENT, attributes },
+    contexts.active(),
+  );
+  const started = performance.now();
+  return ({ status, error }: AttemptOutcome) => {
+    const errorType = error ?? (status !== undefined && status >= 400 ? String(status) : undefined);
+    if (status !== undefined) span.setAttribute("http.response.status_code", status);
+    if (errorType) {
+      span.setAttribute("error.type", errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+    const metric: Attributes = { "http.request.method": method, "url.template": template };
+    if (status !== undefined) metric["http.response.status_code"] = status;
+    if (errorType) metric["error.type"] = errorType;
+    instruments.duration.record((performance.now() - started) / 1000, metric);
+    if (status === 429) instruments.rateLimited.add(1, { "url.template": template });
+  };
+}
+
+/** A wait as an INTERNAL span over its start and end, and in the wait-time metric. */
+function traceWait(
+  { tracer, contexts, instruments }: Otel,
+  { reason, url, attempt, startMs, endMs }: WaitInfo,
+) {
+  const template = endpointOf(url);
+  const span = tracer.startSpan(
+    `wait ${reason}`,
+    {
+      kind: SpanKind.INTERNAL,
+      startTime: startMs,
+      attributes: { "webdata.wait.reason": reason, "url.template": template, "webdata.attempt": attempt },
+    },
+    contexts.active(),
+  );
+  span.end(endMs);
+  instruments.waits.record((endMs - startMs) / 1000, {
+    "webdata.wait.reason": reason,
+    "url.template": template,
+  });
 }

@@ -53,27 +53,58 @@ export async function runAgentPages(
   ctx: ToolContext,
   agent: ResolvedAgent,
   list: Record<string, unknown>[],
-  formats?: Array<"html" | "markdown" | "headers">,
+  formats?: Formats,
+): Promise<MergedRun> {
+  if (list.length === 1) return runOnePage(ctx, agent, list[0], formats);
+  const tasks = await submitPages(ctx, agent, list, formats);
+  return collectPages(ctx, agent.detail.name, tasks);
+}
+
+type Formats = Array<"html" | "markdown" | "headers">;
+
+/** One page: the sync run. */
+async function runOnePage(
+  ctx: ToolContext,
+  agent: ResolvedAgent,
+  params: Record<string, unknown>,
+  formats?: Formats,
 ): Promise<MergedRun> {
   const name = agent.detail.name;
-  const opts = { signal: ctx.signal };
-  if (list.length === 1) {
-    const result = await ctx.client.runAgent({ agent: name, params: list[0], formats }, opts);
-    assertResultOk(result, `run of agent ${name}`);
-    const outcome: PageOutcome = {
-      page: pageNumber(agent, list[0], 0),
-      task_id: result.task_id,
-      status_code: result.status_code,
-      parsing: result.data?.parsing,
-    };
-    const merged = mergePages([outcome]);
-    return { ...merged, task_id: result.task_id, failures: [], tasks: [], content: body(result) };
-  }
+  const result = await ctx.client.runAgent({ agent: name, params, formats }, { signal: ctx.signal });
+  assertResultOk(result, `run of agent ${name}`);
+  const outcome: PageOutcome = {
+    page: pageNumber(agent, params, 0),
+    task_id: result.task_id,
+    status_code: result.status_code,
+    parsing: result.data?.parsing,
+  };
+  const merged = mergePages([outcome]);
+  return { ...merged, task_id: result.task_id, failures: [], tasks: [], content: body(result) };
+}
+
+/** Every page submitted as an async task, in order (each submission sent once). */
+async function submitPages(
+  ctx: ToolContext,
+  agent: ResolvedAgent,
+  list: Record<string, unknown>[],
+  formats?: Formats,
+): Promise<MergedRun["tasks"]> {
   const tasks: MergedRun["tasks"] = [];
   for (const [i, params] of list.entries()) {
-    const { task_id } = await ctx.client.runAgentAsync({ agent: name, params, formats }, opts);
+    const { task_id } = await ctx.client.runAgentAsync(
+      { agent: agent.detail.name, params, formats },
+      { signal: ctx.signal },
+    );
     tasks.push({ page: pageNumber(agent, params, i), task_id });
   }
+  return tasks;
+}
+
+/**
+ * Waits for each page's task in page order and merges the pages that succeeded; pending as soon
+ * as one is still running at the deadline, a failure when every page failed.
+ */
+async function collectPages(ctx: ToolContext, name: string, tasks: MergedRun["tasks"]): Promise<MergedRun> {
   const outcomes: PageOutcome[] = [];
   const failures: MergedRun["failures"] = [];
   const bodies: string[] = [];
@@ -86,7 +117,7 @@ export async function runAgentPages(
       failures.push({ page: t.page, task_id: t.task_id, error: outcome.error ?? outcome.state });
       continue;
     }
-    const result = await ctx.client.getTaskResults(t.task_id, opts);
+    const result = await ctx.client.getTaskResults(t.task_id, { signal: ctx.signal });
     outcomes.push({
       page: t.page,
       task_id: t.task_id,
@@ -96,17 +127,20 @@ export async function runAgentPages(
     const b = body(result);
     if (b) bodies.push(`--- page ${t.page} ---\n${b}`);
   }
-  if (outcomes.length === 0) {
-    const first = failures[0];
-    throw new ToolError(
-      "task_failed",
-      `Every page of agent ${name} failed; page ${first.page}: ${first.error}`,
-      {
-        error: first.error,
-        id: first.task_id,
-      },
-    );
-  }
+  if (outcomes.length === 0) throw everyPageFailed(name, failures);
   const merged = mergePages(outcomes);
   return { ...merged, failures, tasks, content: bodies.length > 0 ? bodies.join("\n\n") : undefined };
+}
+
+/** The run's failure when no page succeeded: the first page's error. */
+function everyPageFailed(name: string, failures: MergedRun["failures"]): ToolError {
+  const first = failures[0];
+  return new ToolError(
+    "task_failed",
+    `Every page of agent ${name} failed; page ${first.page}: ${first.error}`,
+    {
+      error: first.error,
+      id: first.task_id,
+    },
+  );
 }

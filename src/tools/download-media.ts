@@ -9,7 +9,7 @@ import { ToolError } from "./errors.js";
 import { urlArg } from "./extract-page.js";
 import { mediaUri } from "./resources.js";
 import { longToolShape, pendingResult, plural } from "./result.js";
-import { defineTool } from "./tool.js";
+import { defineTool, type ToolContext } from "./tool.js";
 
 const IMAGE = /^image\/(png|jpeg|gif|webp)\b/;
 const TEXT = /^(text\/|application\/(json|xml))/;
@@ -64,50 +64,76 @@ export const downloadMedia = defineTool({
         id: task_id,
       });
     const result = await ctx.client.getTaskResults(task_id, { signal: ctx.signal });
-    const data = result.data as {
-      content_type?: string;
-      size_bytes?: number;
-      download_url?: string;
-      file_name?: string;
-    };
-    const base = {
-      status: "done" as const,
-      task_id,
-      ...(data.content_type ? { content_type: data.content_type } : {}),
-      ...(data.size_bytes !== undefined ? { size_bytes: data.size_bytes } : {}),
-      ...(data.download_url ? { download_url: data.download_url } : {}),
-    };
-    const about = `${data.file_name ?? args.url} (${data.content_type ?? "unknown type"}, ${data.size_bytes !== undefined ? plural(data.size_bytes, "byte") : "size unknown"})`;
-    const small = data.size_bytes !== undefined && data.size_bytes <= max_bytes;
-    if (
-      !data.download_url ||
-      !small ||
-      !(IMAGE.test(data.content_type ?? "") || TEXT.test(data.content_type ?? ""))
-    ) {
-      const link = data.download_url && {
-        uri: mediaUri(task_id),
-        name: data.file_name ?? args.url,
-        description: `File ${about}`,
-        mimeType: data.content_type?.split(";")[0] ?? "application/octet-stream",
-      };
-      return {
-        structured: { ...base, inline: "link" as const },
-        text: `${about}: ${data.download_url ?? "no download URL given"}${small ? "" : ` (over max_bytes=${max_bytes}: not inlined)`}${link ? `; read it as ${link.uri}` : ""}`,
-        ...(link ? { links: [link] } : {}),
-      };
-    }
-    const file = await ctx.client.download(data.download_url, max_bytes, { signal: ctx.signal });
-    if (IMAGE.test(file.contentType)) {
-      return {
-        structured: { ...base, inline: "image" as const },
-        text: `${about}, shown below.`,
-        images: [{ data: file.bytes.toString("base64"), mimeType: file.contentType.split(";")[0] }],
-      };
-    }
-    const text = file.bytes.toString("utf8");
-    return {
-      structured: { ...base, inline: "text" as const, chars: text.length },
-      text: `${about}:\n${text}`,
-    };
+    return deliver(result.data as MediaFile, { task_id, url: args.url, max_bytes }, ctx);
   },
 });
+
+/** What the finished task says of the file. */
+interface MediaFile {
+  content_type?: string;
+  size_bytes?: number;
+  download_url?: string;
+  file_name?: string;
+}
+
+/** The call the file answers: its task, the URL asked for and the inline limit. */
+interface MediaCall {
+  task_id: string;
+  url: string;
+  max_bytes: number;
+}
+
+/** The file as an image or as text when it is one within `max_bytes`, else as a link. */
+async function deliver(data: MediaFile, call: MediaCall, ctx: ToolContext) {
+  const base = doneFacts(call.task_id, data);
+  const about = `${data.file_name ?? call.url} (${data.content_type ?? "unknown type"}, ${data.size_bytes !== undefined ? plural(data.size_bytes, "byte") : "size unknown"})`;
+  const small = data.size_bytes !== undefined && data.size_bytes <= call.max_bytes;
+  const type = data.content_type ?? "";
+  if (!data.download_url || !small || !(IMAGE.test(type) || TEXT.test(type))) {
+    return asLink(data, call, { base, about, small });
+  }
+  const file = await ctx.client.download(data.download_url, call.max_bytes, { signal: ctx.signal });
+  if (IMAGE.test(file.contentType)) {
+    return {
+      structured: { ...base, inline: "image" as const },
+      text: `${about}, shown below.`,
+      images: [{ data: file.bytes.toString("base64"), mimeType: file.contentType.split(";")[0] }],
+    };
+  }
+  const text = file.bytes.toString("utf8");
+  return {
+    structured: { ...base, inline: "text" as const, chars: text.length },
+    text: `${about}:\n${text}`,
+  };
+}
+
+/** The structured answer's common part: the task and what is known of the file. */
+function doneFacts(task_id: string, data: MediaFile) {
+  return {
+    status: "done" as const,
+    task_id,
+    ...(data.content_type ? { content_type: data.content_type } : {}),
+    ...(data.size_bytes !== undefined ? { size_bytes: data.size_bytes } : {}),
+    ...(data.download_url ? { download_url: data.download_url } : {}),
+  };
+}
+
+/** A file not inlined: its download URL, and a resource link to it when there is one. */
+function asLink(
+  data: MediaFile,
+  call: MediaCall,
+  shown: { base: ReturnType<typeof doneFacts>; about: string; small: boolean },
+) {
+  const { base, about, small } = shown;
+  const link = data.download_url && {
+    uri: mediaUri(call.task_id),
+    name: data.file_name ?? call.url,
+    description: `File ${about}`,
+    mimeType: data.content_type?.split(";")[0] ?? "application/octet-stream",
+  };
+  return {
+    structured: { ...base, inline: "link" as const },
+    text: `${about}: ${data.download_url ?? "no download URL given"}${small ? "" : ` (over max_bytes=${call.max_bytes}: not inlined)`}${link ? `; read it as ${link.uri}` : ""}`,
+    ...(link ? { links: [link] } : {}),
+  };
+}

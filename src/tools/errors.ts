@@ -69,74 +69,64 @@ export interface ErrorTextOptions {
   sessionKey?: boolean;
 }
 
+/** What an agent should do about an API failure, by code: fixed words, or words from the error. */
+type Advice = string | ((e: ApiError, options: ErrorTextOptions, fields: string[]) => string);
+
+/** The advice of each code (a data table: one entry per code; a code not here gets none). */
+const ADVICE: Partial<Record<ErrorCode, Advice>> = {
+  unauthorized: (_e, options) =>
+    `The API rejected the key (HTTP 401). Check ${
+      options.sessionKey
+        ? "the API key this session sent (X-Webdata-Api-Key)"
+        : "WEBDATA_API_KEY in the server's environment"
+    }; retrying will not help.`,
+  payment_required:
+    "The account has no budget left or its trial expired (HTTP 402). Top up the account; retrying will not help.",
+  validation_failed: (_e, _options, fields) =>
+    `The API rejected the request's fields (HTTP 422). Fix these and call again:${
+      fields.length ? `\n${fields.map((f) => `- ${f}`).join("\n")}` : ""
+    }`,
+  bad_request: "The API rejected the request as malformed (HTTP 400). Check the arguments and call again.",
+  // A path with two version segments (/v1/v2/…): the base URL is wrong, not the id.
+  not_found: (e) =>
+    /\/v\d+\/v\d+\//.test(e.message)
+      ? "The API has no such path (HTTP 404): WEBDATA_BASE_URL ends in a version segment. Set it to the service host without the version; retrying will not help."
+      : "The API does not know this resource (HTTP 404). Check the id or name.",
+  rate_limited: (e) =>
+    `Rate limit still exceeded after retries (HTTP 429).${
+      e.retryAfter !== undefined ? ` Retry after ${e.retryAfter} s.` : " Retry later."
+    }`,
+  upstream_error: "The service failed (server error) even after retries. Try again in a little while.",
+  invalid_response:
+    "The service answered with a body that is not the JSON the spec describes. Try again later.",
+  network_error: "The service could not be reached. Check WEBDATA_BASE_URL and the network, then try again.",
+  timeout: "The service did not answer in time. Check WEBDATA_BASE_URL and the network, then try again.",
+  aborted: "The call was cancelled.",
+  unsupported:
+    "API generation 1 has no route for this; nothing was sent. Set WEBDATA_API_GENERATION=2 (or auto) to use it.",
+};
+
+/** The structured error: code and message, plus the 422's fields, the 429's wait or the bad body. */
+function apiErrorPayload(e: ApiError): ErrorPayload {
+  const payload: ErrorPayload = { code: e.code, message: e.message };
+  if (e.code === "validation_failed") payload.fields = (e.detail ?? []).map(formatField);
+  if (e.code === "rate_limited") payload.retry_after = e.retryAfter;
+  if (e.code === "invalid_response" && e.body !== undefined) payload.body = e.body;
+  return payload;
+}
+
 function apiErrorText(e: ApiError, options: ErrorTextOptions): { text: string; payload: ErrorPayload } {
   // The client's message speaks API terms only; which tool or variable to turn to is said here.
-  const message = e.message;
-  const payload: ErrorPayload = { code: e.code, message };
-  const status = e.status !== undefined ? `HTTP ${e.status}: ` : "";
-  let advice: string;
-  switch (e.code) {
-    case "unauthorized":
-      advice = `The API rejected the key (HTTP 401). Check ${
-        options.sessionKey
-          ? "the API key this session sent (X-Webdata-Api-Key)"
-          : "WEBDATA_API_KEY in the server's environment"
-      }; retrying will not help.`;
-      break;
-    case "payment_required":
-      advice =
-        "The account has no budget left or its trial expired (HTTP 402). Top up the account; retrying will not help.";
-      break;
-    case "validation_failed": {
-      payload.fields = (e.detail ?? []).map(formatField);
-      const list = payload.fields.length ? `\n${payload.fields.map((f) => `- ${f}`).join("\n")}` : "";
-      advice = `The API rejected the request's fields (HTTP 422). Fix these and call again:${list}`;
-      break;
-    }
-    case "bad_request":
-      advice = "The API rejected the request as malformed (HTTP 400). Check the arguments and call again.";
-      break;
-    case "not_found":
-      // A path with two version segments (/v1/v2/…): the base URL is wrong, not the id.
-      advice = /\/v\d+\/v\d+\//.test(message)
-        ? "The API has no such path (HTTP 404): WEBDATA_BASE_URL ends in a version segment. Set it to the service host without the version; retrying will not help."
-        : "The API does not know this resource (HTTP 404). Check the id or name.";
-      break;
-    case "rate_limited":
-      payload.retry_after = e.retryAfter;
-      advice = `Rate limit still exceeded after retries (HTTP 429).${
-        e.retryAfter !== undefined ? ` Retry after ${e.retryAfter} s.` : " Retry later."
-      }`;
-      break;
-    case "upstream_error":
-      advice = "The service failed (server error) even after retries. Try again in a little while.";
-      break;
-    case "invalid_response":
-      advice = "The service answered with a body that is not the JSON the spec describes. Try again later.";
-      if (e.body !== undefined) payload.body = e.body;
-      break;
-    case "network_error":
-    case "timeout":
-      advice =
-        e.code === "timeout" ? "The service did not answer in time." : "The service could not be reached.";
-      advice += " Check WEBDATA_BASE_URL and the network, then try again.";
-      break;
-    case "aborted":
-      advice = "The call was cancelled.";
-      break;
-    case "unsupported":
-      advice =
-        "API generation 1 has no route for this; nothing was sent. Set WEBDATA_API_GENERATION=2 (or auto) to use it.";
-      break;
-    default:
-      advice = "";
-  }
+  const payload = apiErrorPayload(e);
+  const advice = ADVICE[e.code];
+  let text = typeof advice === "function" ? advice(e, options, payload.fields ?? []) : (advice ?? "");
   if (e.maybeAccepted) {
-    advice +=
+    text +=
       " The submission may have been accepted before the failure: list recent tasks with get_task {} (no id) before submitting again, so the work is not run twice.";
   }
-  const detail = e.code === "validation_failed" ? "" : ` (${status}${message})`;
-  return { text: `Error [${e.code}]: ${advice}${detail}`.trim(), payload };
+  const status = e.status !== undefined ? `HTTP ${e.status}: ` : "";
+  const detail = e.code === "validation_failed" ? "" : ` (${status}${e.message})`;
+  return { text: `Error [${e.code}]: ${text}${detail}`.trim(), payload };
 }
 
 /** Turns anything thrown by a handler into an `isError` result. */

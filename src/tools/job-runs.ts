@@ -31,6 +31,16 @@ type Run = {
 
 const idArg = () => z.string().trim().min(1).max(200);
 
+const input = {
+  job_id: idArg().optional().describe("List this job's runs"),
+  limit: z.number().int().min(1).max(200).default(20).describe("Runs per page"),
+  offset: z.number().int().min(0).default(0).describe("Runs to skip"),
+  run_id: idArg().optional().describe("A run: its detail and artifacts"),
+  artifact_id: idArg().optional().describe("With run_id: its download URL"),
+  preview: z.boolean().default(false).describe("With artifact_id: also its first rows"),
+};
+type Args = z.output<z.ZodObject<typeof input>>;
+
 export const jobRuns = defineTool({
   name: "job_runs",
   title: "Job runs and artifacts",
@@ -38,14 +48,7 @@ export const jobRuns = defineTool({
   toolset: "jobs",
   routes: ["listJobs", "jobRuns", "getJobRun", "listArtifacts", "artifactPreview", "artifactDownloadUrl"],
   examples: [{ job_id: "job_daily_prices", limit: 5 }],
-  input: {
-    job_id: idArg().optional().describe("List this job's runs"),
-    limit: z.number().int().min(1).max(200).default(20).describe("Runs per page"),
-    offset: z.number().int().min(0).default(0).describe("Runs to skip"),
-    run_id: idArg().optional().describe("A run: its detail and artifacts"),
-    artifact_id: idArg().optional().describe("With run_id: its download URL"),
-    preview: z.boolean().default(false).describe("With artifact_id: also its first rows"),
-  },
+  input,
   output: {
     job_id: z.string().optional(),
     runs: z.array(run).optional().describe("Also: created_at, finished_at, result_count, artifact_ids"),
@@ -60,97 +63,15 @@ export const jobRuns = defineTool({
   },
   readOnly: true,
   async handler(args, ctx) {
-    const opts = { signal: ctx.signal };
-    if (args.artifact_id !== undefined && args.run_id === undefined) {
+    const { run_id, artifact_id, job_id } = args;
+    if (artifact_id !== undefined && run_id === undefined) {
       throw new ToolError("invalid_argument", "Pass run_id with artifact_id (the artifact's run).");
     }
-    if (args.run_id !== undefined && args.artifact_id === undefined)
-      return runDetail(args.run_id, args.job_id, ctx);
-    if (args.run_id !== undefined && args.artifact_id !== undefined) {
-      const unread: string[] = [];
-      const d = await ctx.client.artifactDownloadUrl(args.run_id, args.artifact_id, opts);
-      const rows = args.preview
-        ? await auxiliary(
-            "the preview",
-            ctx.client.artifactPreview(args.run_id, args.artifact_id, args.job_id, opts),
-            unread,
-          )
-        : undefined;
-      const download = {
-        url: d.url,
-        expires_at: d.expires_at,
-        run_id: args.run_id,
-        artifact_id: args.artifact_id,
-      };
-      const preview = rows && {
-        columns: rows.columns ?? [],
-        rows: rows.rows.slice(0, 10),
-        row_count: rows.row_count,
-      };
-      const previewText = preview
-        ? `\nPreview (${preview.rows.length} of ${rows?.row_count ?? "?"} rows):\n${preview.rows.map((r) => JSON.stringify(r)).join("\n")}`
-        : "";
-      return {
-        structured: {
-          ...(args.job_id ? { job_id: args.job_id } : {}),
-          download: { ...download, ...(preview ? { preview } : {}) },
-          ...(unread.length > 0 ? { unread } : {}),
-        },
-        text: `Download URL for artifact ${args.artifact_id} of run ${args.run_id} (expires ${d.expires_at}):\n${d.url}${previewText}${unreadText(unread, "The download URL above stands")}`,
-      };
-    }
-    if (args.job_id === undefined) {
-      const page = await ctx.client.listJobs({ limit: args.limit, offset: args.offset }, opts);
-      const jobs = page.items.map((j) => ({ ...j }));
-      const lines = [`${plural(jobs.length, "job")}${page.total !== undefined ? ` of ${page.total}` : ""}:`];
-      for (const j of page.items)
-        lines.push(
-          `- ${j.id} (${j.name ?? ""}): template ${j.extract_template_name ?? j.agent_name ?? "?"}, schedule ${j.schedule?.cron ?? "none"}${j.last_run_status ? `, last run ${j.last_run_status}` : ""}`,
-        );
-      return {
-        structured: { jobs, ...(page.total !== undefined ? { total: page.total } : {}) },
-        text: lines.join("\n"),
-      };
-    }
-    const list = await ctx.client.jobRuns(args.job_id, { limit: args.limit, offset: args.offset }, opts);
-    const runs = list.items.map((r) => {
-      const row: Run = { id: r.id, status: r.status ?? "unknown" };
-      for (const k of [
-        "job_id",
-        "triggered_by",
-        "created_at",
-        "started_at",
-        "finished_at",
-        "input_count",
-        "result_count",
-        "artifact_ids",
-      ] as const) {
-        if (r[k] !== undefined) (row as Record<string, unknown>)[k] = r[k];
-      }
-      return row;
-    });
-    const offset = list.offset ?? args.offset;
-    const total = list.total ?? offset + runs.length;
-    const next = offset + runs.length < total ? offset + runs.length : undefined;
-    const lines = [
-      `Job ${args.job_id}: ${list.total !== undefined ? plural(list.total, "run") : "? runs"}; showing ${runs.length} from offset ${offset}.`,
-    ];
-    for (const r of runs) {
-      const counts = r.result_count !== undefined ? `, ${plural(r.result_count, "result")}` : "";
-      const arts = r.artifact_ids?.length ? `, artifacts: ${r.artifact_ids.join(", ")}` : "";
-      lines.push(`- ${r.id}: ${r.status} (${r.triggered_by}, ${r.created_at}${counts}${arts})`);
-    }
-    if (next !== undefined) lines.push(`More: offset ${next}.`);
-    return {
-      structured: {
-        job_id: args.job_id,
-        runs,
-        total: list.total,
-        offset: list.offset,
-        ...(next !== undefined ? { next_offset: next } : {}),
-      },
-      text: lines.join("\n"),
-    };
+    if (run_id !== undefined && artifact_id !== undefined)
+      return artifactDownload({ ...args, run_id, artifact_id }, ctx);
+    if (run_id !== undefined) return runDetail(run_id, job_id, ctx);
+    if (job_id !== undefined) return jobRunsPage({ ...args, job_id }, ctx);
+    return listJobs(args, ctx);
   },
 });
 
@@ -207,5 +128,108 @@ async function runDetail(runId: string, jobId: string | undefined, ctx: ToolCont
     },
     text: lines.join("\n") + unreadText(unread, "The artifact list above is complete"),
     links,
+  };
+}
+
+/** The jobs, one line each (no id given). */
+async function listJobs(args: Args, ctx: ToolContext) {
+  const page = await ctx.client.listJobs({ limit: args.limit, offset: args.offset }, { signal: ctx.signal });
+  const jobs = page.items.map((j) => ({ ...j }));
+  const lines = [`${plural(jobs.length, "job")}${page.total !== undefined ? ` of ${page.total}` : ""}:`];
+  for (const j of page.items)
+    lines.push(
+      `- ${j.id} (${j.name ?? ""}): template ${j.extract_template_name ?? j.agent_name ?? "?"}, schedule ${j.schedule?.cron ?? "none"}${j.last_run_status ? `, last run ${j.last_run_status}` : ""}`,
+    );
+  return {
+    structured: { jobs, ...(page.total !== undefined ? { total: page.total } : {}) },
+    text: lines.join("\n"),
+  };
+}
+
+/** The fields of a run the answer keeps, in this order. */
+const RUN_FIELDS = [
+  "job_id",
+  "triggered_by",
+  "created_at",
+  "started_at",
+  "finished_at",
+  "input_count",
+  "result_count",
+  "artifact_ids",
+] as const;
+
+/** A run as the answer shows it: its id, its status ("unknown" when not given) and the fields given. */
+function runRow(
+  r: { id: string; status?: string } & Partial<Record<(typeof RUN_FIELDS)[number], unknown>>,
+): Run {
+  const row: Run = { id: r.id, status: r.status ?? "unknown" };
+  for (const k of RUN_FIELDS) {
+    if (r[k] !== undefined) (row as Record<string, unknown>)[k] = r[k];
+  }
+  return row;
+}
+
+/** One page of a job's runs, with the offset of the next page when there is one. */
+async function jobRunsPage(args: Args & { job_id: string }, ctx: ToolContext) {
+  const page = { limit: args.limit, offset: args.offset };
+  const list = await ctx.client.jobRuns(args.job_id, page, { signal: ctx.signal });
+  const runs = list.items.map(runRow);
+  const offset = list.offset ?? args.offset;
+  const total = list.total ?? offset + runs.length;
+  const next = offset + runs.length < total ? offset + runs.length : undefined;
+  const lines = [
+    `Job ${args.job_id}: ${list.total !== undefined ? plural(list.total, "run") : "? runs"}; showing ${runs.length} from offset ${offset}.`,
+  ];
+  for (const r of runs) {
+    const counts = r.result_count !== undefined ? `, ${plural(r.result_count, "result")}` : "";
+    const arts = r.artifact_ids?.length ? `, artifacts: ${r.artifact_ids.join(", ")}` : "";
+    lines.push(`- ${r.id}: ${r.status} (${r.triggered_by}, ${r.created_at}${counts}${arts})`);
+  }
+  if (next !== undefined) lines.push(`More: offset ${next}.`);
+  return {
+    structured: {
+      job_id: args.job_id,
+      runs,
+      total: list.total,
+      offset: list.offset,
+      ...(next !== undefined ? { next_offset: next } : {}),
+    },
+    text: lines.join("\n"),
+  };
+}
+
+/** An artifact's download URL and, with `preview`, its first rows (auxiliary: a failed preview keeps the URL). */
+async function artifactDownload(args: Args & { run_id: string; artifact_id: string }, ctx: ToolContext) {
+  const opts = { signal: ctx.signal };
+  const unread: string[] = [];
+  const d = await ctx.client.artifactDownloadUrl(args.run_id, args.artifact_id, opts);
+  const rows = args.preview
+    ? await auxiliary(
+        "the preview",
+        ctx.client.artifactPreview(args.run_id, args.artifact_id, args.job_id, opts),
+        unread,
+      )
+    : undefined;
+  const download = {
+    url: d.url,
+    expires_at: d.expires_at,
+    run_id: args.run_id,
+    artifact_id: args.artifact_id,
+  };
+  const preview = rows && {
+    columns: rows.columns ?? [],
+    rows: rows.rows.slice(0, 10),
+    row_count: rows.row_count,
+  };
+  const previewText = preview
+    ? `\nPreview (${preview.rows.length} of ${rows?.row_count ?? "?"} rows):\n${preview.rows.map((r) => JSON.stringify(r)).join("\n")}`
+    : "";
+  return {
+    structured: {
+      ...(args.job_id ? { job_id: args.job_id } : {}),
+      download: { ...download, ...(preview ? { preview } : {}) },
+      ...(unread.length > 0 ? { unread } : {}),
+    },
+    text: `Download URL for artifact ${args.artifact_id} of run ${args.run_id} (expires ${d.expires_at}):\n${d.url}${previewText}${unreadText(unread, "The download URL above stands")}`,
   };
 }

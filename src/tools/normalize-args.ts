@@ -8,7 +8,7 @@ import { z } from "zod";
 
 type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType; catchall?: z.ZodType };
 
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { def: Def }).def;
+const defOf = (schema: z.ZodType): Def => schema.def as Def;
 
 /** The schema under optional / default / nullable / readonly wrappers and a pipe's input side. */
 function core(schema: z.ZodType): z.ZodType {

@@ -5,7 +5,7 @@
  * params it shows the input schema; `list_versions` lists the versions page by page.
  */
 import { z } from "zod";
-import type { TaskResult } from "../api/schemas.js";
+import type { TaskResult, TemplateVersion } from "../api/schemas.js";
 import { phaseOf, succeeded } from "../async/states.js";
 import { ToolError } from "./errors.js";
 import {
@@ -23,6 +23,25 @@ import { defineTool, type ToolContext } from "./tool.js";
 const FORMATS = ["html", "markdown"] as const;
 const MAX_BATCH_RESULTS = 50;
 
+const input = {
+  template: z.string().min(1).describe("Template name"),
+  params: z.record(z.string(), z.unknown()).optional().describe("The template's params"),
+  inputs: z
+    .array(z.strictObject({ params: z.record(z.string(), z.unknown()).describe("This run's params") }))
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe("Batch: one run each"),
+  formats: z.array(z.enum(FORMATS)).optional().describe("Also return page bodies"),
+  localization: z.boolean().optional().describe("Localize the run"),
+  version: z.number().int().min(1).optional().describe("Default: latest"),
+  list_versions: z.boolean().default(false).describe("List the template's versions instead"),
+  limit: z.number().int().min(1).max(200).default(20).describe("Versions per page"),
+  offset: z.number().int().min(0).default(0).describe("Versions to skip"),
+  max_chars: maxCharsArg,
+};
+type Args = z.output<z.ZodObject<typeof input>>;
+
 export const runTemplate = defineTool({
   name: "run_template",
   title: "Run an extract template",
@@ -33,23 +52,8 @@ export const runTemplate = defineTool({
     { template: "ecommerce_product" },
     { template: "ecommerce_product", params: { url: "https://shop.example.com/p/1" } },
   ],
-  input: {
-    template: z.string().min(1).describe("Template name"),
-    params: z.record(z.string(), z.unknown()).optional().describe("The template's params"),
-    inputs: z
-      .array(z.strictObject({ params: z.record(z.string(), z.unknown()).describe("This run's params") }))
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe("Batch: one run each"),
-    formats: z.array(z.enum(FORMATS)).optional().describe("Also return page bodies"),
-    localization: z.boolean().optional().describe("Localize the run"),
-    version: z.number().int().min(1).optional().describe("Default: latest"),
-    list_versions: z.boolean().default(false).describe("List the template's versions instead"),
-    limit: z.number().int().min(1).max(200).default(20).describe("Versions per page"),
-    offset: z.number().int().min(0).default(0).describe("Versions to skip"),
-    max_chars: maxCharsArg,
-  },
+  input,
+
   output: {
     ...longToolShape,
     template: z.string(),
@@ -78,61 +82,17 @@ export const runTemplate = defineTool({
       throw new ToolError("invalid_argument", "Pass either params (one run) or inputs (a batch), not both.");
     }
     const v = await pickVersion(ctx.client, template, args.version, ctx.signal);
-    if (!args.params && !args.inputs) {
-      return {
-        structured: {
-          status: "done" as const,
-          template,
-          version: v.version_number,
-          input_schema: v.input_schema,
-        },
-        text: `Template ${template} v${v.version_number} takes:\n${describeTemplateInput(v, template)}\nCall again with params.`,
-      };
-    }
-    const common = { template, version: v.version_number };
-    if (args.inputs) {
-      let notes: string[] = [];
-      args.inputs.forEach((item, i) => {
-        notes = assertTemplateParams(v, item.params, `inputs[${i}].params`);
-      });
-      const submitted = await ctx.client.templatesBatch(
-        {
-          inputs: args.inputs.map((item) => ({ params: item.params })),
-          shared_inputs: { template, formats: args.formats, localization: args.localization },
-        },
-        { signal: ctx.signal },
-      );
-      const outcome = await ctx.wait({ kind: "batch", id: submitted.batch_id });
-      if (outcome.status === "pending") return pendingResult(outcome, common);
-      if (outcome.status === "failed") throwFailed(outcome);
-      const results = await collect(
-        ctx,
-        submitted.batch_id,
-        submitted.tasks?.flatMap((t) => (t.id ? [t.id] : [])),
-      );
-      const ok = results.filter((r) => succeeded("item", r.state)).length;
-      const text = [
-        `Template ${template} batch ${submitted.batch_id}: ${ok}/${results.length} succeeded.`,
-        clip(JSON.stringify(results, null, 1), args.max_chars).text,
-      ].join("\n");
-      return {
-        structured: {
-          status: "done" as const,
-          ...common,
-          batch_id: submitted.batch_id,
-          results,
-          ...notesOf(notes),
-        },
-        text,
-      };
-    }
-    const notes = assertTemplateParams(v, args.params);
-    const result = await ctx.client.runTemplate(
-      { template, params: args.params, formats: args.formats, localization: args.localization },
-      { signal: ctx.signal },
-    );
-    assertResultOk(result, `run of template ${template}`);
-    return single(result, common, args.max_chars, notes);
+    if (args.inputs) return runBatch({ ...args, inputs: args.inputs }, v, ctx);
+    if (args.params) return runOne({ ...args, params: args.params }, v, ctx);
+    return {
+      structured: {
+        status: "done" as const,
+        template,
+        version: v.version_number,
+        input_schema: v.input_schema,
+      },
+      text: `Template ${template} v${v.version_number} takes:\n${describeTemplateInput(v, template)}\nCall again with params.`,
+    };
   },
 });
 
@@ -210,5 +170,62 @@ async function listVersions(ctx: ToolContext, template: string, limit: number, o
       ...(next !== undefined ? { next_offset: next } : {}),
     },
     text: lines.join("\n"),
+  };
+}
+
+/** One run with `params`, checked against the version's input schema first. */
+async function runOne(
+  args: Args & { params: Record<string, unknown> },
+  v: TemplateVersion,
+  ctx: ToolContext,
+) {
+  const { template } = args;
+  const notes = assertTemplateParams(v, args.params);
+  const result = await ctx.client.runTemplate(
+    { template, params: args.params, formats: args.formats, localization: args.localization },
+    { signal: ctx.signal },
+  );
+  assertResultOk(result, `run of template ${template}`);
+  return single(result, { template, version: v.version_number }, args.max_chars, notes);
+}
+
+/** A batch, one task per item of `inputs` (each checked first): waits for it, then collects its results. */
+async function runBatch(
+  args: Args & { inputs: { params: Record<string, unknown> }[] },
+  v: TemplateVersion,
+  ctx: ToolContext,
+) {
+  const { template } = args;
+  const common = { template, version: v.version_number };
+  let notes: string[] = [];
+  args.inputs.forEach((item, i) => {
+    notes = assertTemplateParams(v, item.params, `inputs[${i}].params`);
+  });
+  const submitted = await ctx.client.templatesBatch(
+    {
+      inputs: args.inputs.map((item) => ({ params: item.params })),
+      shared_inputs: { template, formats: args.formats, localization: args.localization },
+    },
+    { signal: ctx.signal },
+  );
+  const outcome = await ctx.wait({ kind: "batch", id: submitted.batch_id });
+  if (outcome.status === "pending") return pendingResult(outcome, common);
+  if (outcome.status === "failed") throwFailed(outcome);
+  const taskIds = submitted.tasks?.flatMap((t) => (t.id ? [t.id] : []));
+  const results = await collect(ctx, submitted.batch_id, taskIds);
+  const ok = results.filter((r) => succeeded("item", r.state)).length;
+  const text = [
+    `Template ${template} batch ${submitted.batch_id}: ${ok}/${results.length} succeeded.`,
+    clip(JSON.stringify(results, null, 1), args.max_chars).text,
+  ].join("\n");
+  return {
+    structured: {
+      status: "done" as const,
+      ...common,
+      batch_id: submitted.batch_id,
+      results,
+      ...notesOf(notes),
+    },
+    text,
   };
 }

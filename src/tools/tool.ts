@@ -152,7 +152,7 @@ export type ToolDefinition = ToolSpec<z.ZodRawShape, z.ZodRawShape>;
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
   spec: ToolSpec<I, O>,
 ): ToolDefinition {
-  return spec as unknown as ToolDefinition;
+  return spec;
 }
 
 /**
