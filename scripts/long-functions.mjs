@@ -6,7 +6,7 @@
  * their own). Object and array literals are data, not functions, and are not counted.
  *
  *   node scripts/long-functions.mjs          lists every long function, longest first
- *   node scripts/long-functions.mjs --check  the same, and fails on any of them outside NOT_YET
+ *   node scripts/long-functions.mjs --check  the same, and fails on any of them
  *
  * Data tables aside: a table of entries is an object or array literal, which is not counted.
  */
@@ -15,18 +15,6 @@ import { join, relative } from "node:path";
 import ts from "typescript";
 
 export const MAX_LINES = 60;
-/**
- * Paths (prefixes) whose long functions are listed but do not fail `--check` yet: the HTTP layer
- * and the server factory, being split under issue 31. Everything else in src/ is held to the
- * limit. Once they are split, empty this list (`export const NOT_YET = [];`) to hold all of src/.
- */
-export const NOT_YET = [
-  "src/server/http", // src/server/http.ts and src/server/http/
-  "src/server/modern/",
-  "src/server/call-tool.ts",
-  "src/server/create-server.ts",
-  "src/server/runtime.ts",
-];
 
 function* files(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -71,17 +59,11 @@ export function longFunctions(root = "src", max = MAX_LINES) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const found = longFunctions();
-  const blocking = found.filter((f) => !NOT_YET.some((path) => f.file.startsWith(path)));
-  for (const f of found) {
-    const mark = blocking.includes(f) ? "  <- over the limit" : "  (not checked yet)";
-    console.log(`${String(f.lines).padStart(4)}  ${f.file}:${f.line}  ${f.name}${mark}`);
-  }
-  console.log(
-    `${found.length} functions over ${MAX_LINES} lines in src/, ${blocking.length} of them checked (not checked yet: ${NOT_YET.join(", ") || "none"})`,
-  );
-  if (process.argv.includes("--check") && blocking.length > 0) {
+  for (const f of found) console.log(`${String(f.lines).padStart(4)}  ${f.file}:${f.line}  ${f.name}`);
+  console.log(`${found.length} functions over ${MAX_LINES} lines in src/`);
+  if (process.argv.includes("--check") && found.length > 0) {
     console.error(
-      `${blocking.length} of them outside NOT_YET: split them into functions with one job each (no function over ${MAX_LINES} lines)`,
+      `split them into functions with one job each (no function over ${MAX_LINES} lines in src/)`,
     );
     process.exit(1);
   }
