@@ -21,9 +21,9 @@ export default defineConfig({
     // random key; `npx vitest run --isolate --pool=threads test/<dir>` checks a part isolated.
     // Kept for speed, measured with isolation on (docs/testing.md): test/tools + test/api on 2
     // workers cost 20 s of CPU without it, 55 s with it on forks, 48 s on threads, 36 s on
-    // vmForks (whose cross-context Buffers made pngjs 6x slower and 12 files time out); each
-    // file's worker start and imports cost about 1.3 s of CPU, which 145 files on 2 cores cannot
-    // hide.
+    // vmForks (whose cross-context Buffers made pngjs 6x slower and 12 files time out). Over the
+    // whole suite, workers' starts and imports cost 20 s of the run's 329 s of CPU without it and
+    // about 195 s with it (1.35 s per file): a minute more than the suite's 120 s on 2 cores.
     isolate: false,
     // Console output of passing tests is dropped; a failing test's is shown with it.
     silent: "passed-only",
