@@ -15,16 +15,20 @@ export default defineConfig({
     // 5 124 s, 6 115 s, 8 120 s, each worker's module loading costing CPU). Every file binds
     // port 0, uses its own temp dirs and Redis, and stops what it starts, so files never see each other.
     maxWorkers: 6,
-    // A worker keeps the modules it imported for its next file (no re-import of src/ and the SDK
-    // per file). No longer needed for correctness: the product keeps no state per process a test could see (rate
-    // limiters and generation memory live in a client runtime each client or server makes), and
-    // no test needs a random key. It is kept for speed: test/tools + test/api on 2 workers took
-    // 31-51 s without isolation and 144 s with it (import time 13-23 s → 103 s).
+    // A worker keeps the modules it imported for its next file (no new worker and no re-import of
+    // src/, the SDK, zod, undici and the sandbox per file). Not needed for correctness: the product
+    // keeps no state per process (a client runtime per client or server) and no test needs a
+    // random key; `npx vitest run --isolate --pool=threads test/<dir>` checks a part isolated.
+    // Kept for speed, measured with isolation on (docs/testing.md): test/tools + test/api on 2
+    // workers cost 20 s of CPU without it, 55 s with it on forks, 48 s on threads, 36 s on
+    // vmForks (whose cross-context Buffers made pngjs 6x slower and 12 files time out). Over the
+    // whole suite, workers' starts and imports cost 20 s of the run's 329 s of CPU without it and
+    // about 195 s with it (1.35 s per file): a minute more than the suite's 120 s on 2 cores.
     isolate: false,
     // Console output of passing tests is dropped; a failing test's is shown with it.
     silent: "passed-only",
     setupFiles: ["test/setup/quiet-output.ts"],
-    // The runner's lines (one per file, no per-test timing lines), then the ten slowest files.
+    // The runner's lines (one per file, no per-test timing lines), then the 20 slowest files.
     slowTestThreshold: 60_000,
     reporters: ["default", "./test/setup/slowest-files.ts"],
     // Slowest files first, also on a fresh clone without vitest's cache (test/setup/durations.json).

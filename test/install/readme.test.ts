@@ -82,10 +82,10 @@ describe("README.md", () => {
   it("names only npm scripts that exist (README, AGENTS.md, docs/)", async () => {
     const { scripts } = await readJson(at("package.json"));
     for (const [path, text] of docs) {
-      const named = new Set([...text.matchAll(/npm run ([a-z][\w:-]*)/g)].map((m) => m[1]));
+      const named = new Set([...text.matchAll(/npm run ([a-z](?:[\w:-]*[\w-])?)/g)].map((m) => m[1]));
       for (const name of named) expect(Object.keys(scripts), `${path}: npm run ${name}`).toContain(name);
     }
-    const inReadme = new Set([...readme.matchAll(/npm run ([a-z][\w:-]*)/g)].map((m) => m[1]));
+    const inReadme = new Set([...readme.matchAll(/npm run ([a-z](?:[\w:-]*[\w-])?)/g)].map((m) => m[1]));
     expect(inReadme.size).toBeGreaterThanOrEqual(5);
   });
 
