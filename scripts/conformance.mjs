@@ -7,6 +7,7 @@
  *   node scripts/conformance.mjs                 # spawns `node dist/cli.js --http --sandbox --port 0`
  *   node scripts/conformance.mjs --url URL       # an already running server
  *   node scripts/conformance.mjs --json          # the verdicts as JSON (the test reads them)
+ *   node scripts/conformance.mjs --install       # only install Node 22 when missing (npm run setup:node22)
  *
  * The suite needs Node 22 (it imports `fs.globSync`). When this Node is older, Node 22 comes from
  * the npm registry's `node` package, installed once into scripts/node22/ (its own package.json and
@@ -243,6 +244,7 @@ function print(run) {
 }
 
 async function main() {
+  if (process.argv.includes("--install")) return void suiteNode();
   const i = process.argv.indexOf("--url");
   const given = i > 0 ? process.argv[i + 1] : undefined;
   const server = given ? { url: given, stop: async () => {} } : await spawnServer();
