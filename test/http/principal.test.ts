@@ -203,7 +203,11 @@ describe("static token and OAuth principals are disjoint", () => {
 
     const outcome = await staticTokenAuthenticator("s3cret-token")(request("s3cret-token"));
     expect(outcome.ok).toBe(true);
-    const stat = principalOf(outcome.ok ? outcome.identity : undefined, undefined, hash) as Principal;
+    const stat = principalOf(
+      outcome.ok ? (outcome.identity ?? undefined) : undefined,
+      undefined,
+      hash,
+    ) as Principal;
     expect(stat.kind).toBe("token");
     expect(stat.id).not.toBe(oauth.id);
   });

@@ -21,7 +21,8 @@ export type Identity =
   | { kind: "oauth"; issuer: string; subject?: string };
 
 export type AuthOutcome =
-  | { ok: true; identity?: Identity }
+  /** `identity: null`: no authentication configured (the caller is known by its own key, if any). */
+  | { ok: true; identity: Identity | null }
   | {
       ok: false;
       status: 401 | 403 | 503;
@@ -38,7 +39,7 @@ const CHALLENGE = { "www-authenticate": 'Bearer realm="web-data-mcp"' };
 /** `Authorization: Bearer <token>` compared in constant time; no token configured means open. */
 export function staticTokenAuthenticator(token: string | undefined): Authenticator {
   return (request) => {
-    if (!token) return { ok: true };
+    if (!token) return { ok: true, identity: null };
     const authorization = request.headers.get("authorization") ?? undefined;
     const refused = checkBearer({ authorization }, token);
     if (refused) return { ok: false, ...refused, headers: CHALLENGE };

@@ -44,7 +44,7 @@ export function requireBearer(authenticate: Authenticator, open: boolean): Middl
   const check = bearerAuth<HttpEnv>({
     verifyToken: async (_token, c) => {
       const outcome = await authenticate(c.req.raw);
-      if (outcome.ok) c.set("identity", outcome.identity);
+      if (outcome.ok) c.set("identity", outcome.identity ?? undefined);
       else c.set("refused", outcome);
       return outcome.ok;
     },
