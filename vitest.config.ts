@@ -18,7 +18,9 @@ export default defineConfig({
     // A worker keeps the modules it imported for its next file (no new worker and no re-import of
     // src/, the SDK, zod, undici and the sandbox per file). Not needed for correctness: the product
     // keeps no state per process (a client runtime per client or server) and no test needs a
-    // random key; `npx vitest run --isolate --pool=threads test/<dir>` checks a part isolated.
+    // random key. What stands in for isolation (docs/testing.md, that section): the static check
+    // scripts/module-state.mjs --check in npm run lint (no module state in src/) and
+    // `npm run test:isolated` (or `npx vitest run --isolate --pool=threads test/<dir>`).
     // Kept for speed, measured with isolation on (docs/testing.md): test/tools + test/api on 2
     // workers cost 20 s of CPU without it, 55 s with it on forks, 48 s on threads, 36 s on
     // vmForks (whose cross-context Buffers made pngjs 6x slower and 12 files time out). Over the

@@ -36,9 +36,8 @@ const textOf = (r: CallToolResult) =>
 
 class DemoError extends Error {}
 
-let step = 0;
-function heading(title: string): void {
-  step += 1;
+/** A step's heading; `step` is its number in `walk`'s order. */
+function heading(step: number, title: string): void {
   out();
   out(`${step}. ${title}`);
 }
@@ -129,7 +128,7 @@ type Need = (name: string) => void;
 /** Lists the tools the server offers; returns the check each step makes for its own. */
 async function showTools(client: Client): Promise<Need> {
   const info = client.getServerVersion();
-  heading(`Connected to MCP server "${info?.name}" ${info?.version} over stdio. The tools it offers:`);
+  heading(1, `Connected to MCP server "${info?.name}" ${info?.version} over stdio. The tools it offers:`);
   const { tools } = await client.listTools();
   const names = new Set(tools.map((t) => t.name));
   const width = Math.max(...tools.map((t) => t.name.length));
@@ -143,7 +142,7 @@ async function showTools(client: Client): Promise<Need> {
 }
 
 async function search(client: Client, need: Need): Promise<{ url: string; title: string }> {
-  heading("Search: the agent looks for pages about waterproof hiking boots");
+  heading(2, "Search: the agent looks for pages about waterproof hiking boots");
   need("serp_search");
   const serp = await callTool(client, "serp_search", {
     search_engine: "engine1_search",
@@ -159,14 +158,14 @@ async function search(client: Client, need: Need): Promise<{ url: string; title:
 }
 
 async function read(client: Client, need: Need, top: { url: string; title: string }): Promise<void> {
-  heading(`Read: the agent opens the top result as Markdown (${top.title})`);
+  heading(3, `Read: the agent opens the top result as Markdown (${top.title})`);
   need("extract_page");
   const page = await callTool(client, "extract_page", { url: top.url, max_chars: 4000 });
   show(textOf(page), 14);
 }
 
 async function runProductAgent(client: Client, need: Need): Promise<void> {
-  heading("Agents: the agent looks for a ready-made extractor for product pages");
+  heading(4, "Agents: the agent looks for a ready-made extractor for product pages");
   need("list_agents");
   need("run_agent");
   const found = await callTool(client, "list_agents", { query: "product" });
@@ -187,7 +186,7 @@ async function runProductAgent(client: Client, need: Need): Promise<void> {
 }
 
 async function crawl(client: Client, need: Need, topUrl: string): Promise<void> {
-  heading("Crawl: the agent reads a small site, five pages at most");
+  heading(5, "Crawl: the agent reads a small site, five pages at most");
   need("crawl_site");
   // The sandbox's demo site lives under /site/ on the sandbox host (the search results point there).
   const site = new URL("/site/", topUrl).href;

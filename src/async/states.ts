@@ -12,8 +12,9 @@
  * `PENDING`, `RUNNING`, `SUCCESS`, `FAILED`, `CANCELLED`, `TIMEOUT`, `WARNING` (case is ignored).
  * A word that can only mean the end is terminal wherever it appears, whatever the kind: a failed
  * task answers at once instead of waiting out the deadline. An unknown word counts as still
- * running (the wait stays bounded by its deadline) and is logged once.
+ * running (the wait stays bounded by its deadline) and is logged once per client runtime.
  */
+import type { UnknownStates } from "../api/unknown-states.js";
 
 export type Phase = "running" | "done" | "failed" | "canceled";
 export type StateKind = "task" | "crawl" | "item" | "run" | "generation" | "research" | "job_run";
@@ -37,32 +38,16 @@ const PHASES: ReadonlyMap<string, Phase> = new Map([
   ...words("canceled", ["canceled", "cancelled"]),
 ]);
 
-const warned = new Set<string>();
-let warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`);
-
 /**
- * Where the one-time "unknown state" notes go (stderr by default; never stdout). A new sink has
- * seen no note yet: the words noted so far (at most 100 are) are forgotten.
+ * The phase of a state word; `undefined`/`null` (not reported yet) and unknown words are running.
+ * An unknown word is noted once in `unknown` when given (the client runtime's, `client.runtime.
+ * unknownStates`: the wait and `get_task` pass it); this module keeps no state of its own.
  */
-export function setUnknownStateLogger(sink: (message: string) => void): void {
-  warn = sink;
-  warned.clear();
-}
-
-/** The phase of a state word; `undefined`/`null` (not reported yet) and unknown words are running. */
-export function phaseOf(kind: StateKind, state: unknown): Phase {
+export function phaseOf(kind: StateKind, state: unknown, unknown?: UnknownStates): Phase {
   if (typeof state !== "string" || state === "unknown") return "running";
   const phase = PHASES.get(state) ?? PHASES.get(state.toLowerCase());
   if (phase) return phase;
-  const key = `${kind}:${state}`;
-  if (!warned.has(key) && warned.size < 100) {
-    warned.add(key);
-    try {
-      warn(`web-data-mcp: unknown ${kind} state "${state.slice(0, 40)}"; treating it as still running`);
-    } catch {
-      // a failing log sink must not break a poll
-    }
-  }
+  unknown?.note(kind, state);
   return "running";
 }
 

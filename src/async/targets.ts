@@ -35,7 +35,7 @@ export type Poller = (client: WebDataClient, id: string, signal: AbortSignal) =>
 
 const pollTask: Poller = async (client, id, signal) => {
   const { task } = await client.getTask(id, { signal });
-  const phase = phaseOf("task", task.state);
+  const phase = phaseOf("task", task.state, client.runtime.unknownStates);
   const reading: PollReading = { state: task.state ?? "unknown", record: task };
   if (phase === "done") reading.end = "done";
   if (phase === "failed" || phase === "canceled") {
@@ -61,7 +61,7 @@ const pollBatch: Poller = async (client, id, signal) => {
 
 const pollCrawl: Poller = async (client, id, signal) => {
   const { crawl } = await client.getCrawl(id, { signal });
-  const phase = phaseOf("crawl", crawl.status);
+  const phase = phaseOf("crawl", crawl.status, client.runtime.unknownStates);
   const reading: PollReading = {
     state: crawl.status ?? "unknown",
     record: crawl,
@@ -88,12 +88,13 @@ export function splitId(id: string): [string, string] {
 
 /** One reading of a record with a status word of `kind`, failed with `error` text when it has one. */
 function statusReading(
+  client: WebDataClient,
   kind: "generation" | "research" | "job_run",
   state: string,
   record: unknown,
   error?: string,
 ): PollReading {
-  const phase = phaseOf(kind, state);
+  const phase = phaseOf(kind, state, client.runtime.unknownStates);
   const reading: PollReading = { state, record };
   if (phase === "done") reading.end = "done";
   if (phase === "failed" || phase === "canceled") {
@@ -105,20 +106,20 @@ function statusReading(
 
 const pollGeneration: Poller = async (client, id, signal) => {
   const g = await client.getGeneration(id, { signal });
-  return statusReading("generation", g.status, g, g.error);
+  return statusReading(client, "generation", g.status, g, g.error);
 };
 
 const pollResearch: Poller = async (client, id, signal) => {
   const [agent, run] = splitId(id);
   const r = await client.getResearchRun(agent, run, { signal });
-  return statusReading("research", r.status, r, r.error?.message);
+  return statusReading(client, "research", r.status, r, r.error?.message);
 };
 
 const pollJobRun: Poller = async (client, id, signal) => {
   const [job, run] = splitId(id);
   const r = await client.getJobRun(run, job, { signal });
   const error = (r as { error?: { message?: string } }).error?.message;
-  return statusReading("job_run", r.status, r, error);
+  return statusReading(client, "job_run", r.status, r, error);
 };
 
 export const POLLERS: Record<TargetKind, Poller> = {

@@ -32,7 +32,7 @@ async function readTask(
 ): Promise<ToolResult<Out>> {
   const { task } = await ctx.client.getTask(id, { signal: ctx.signal });
   const state = task.state ?? "unknown";
-  const phase = phaseOf("task", task.state);
+  const phase = phaseOf("task", task.state, ctx.client.runtime.unknownStates);
   if (phase === "failed" || phase === "canceled") {
     throwFailed({
       status: "failed",
@@ -94,7 +94,7 @@ async function readBatch(id: string, offset: number, ctx: ToolContext): Promise<
 async function readCrawl(id: string, offset: number, ctx: ToolContext): Promise<ToolResult<Out>> {
   const { crawl } = await ctx.client.getCrawl(id, { signal: ctx.signal });
   const state = crawl.status ?? "unknown";
-  const phase = phaseOf("crawl", crawl.status);
+  const phase = phaseOf("crawl", crawl.status, ctx.client.runtime.unknownStates);
   if (phase === "failed" || phase === "canceled") {
     throwFailed({
       status: "failed",

@@ -5,8 +5,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
+import { ClientRuntime } from "../../src/api/client-runtime.js";
+import { UnknownStates } from "../../src/api/unknown-states.js";
 import { endedIds } from "../../src/async/callback-receiver.js";
-import { batchCounts, batchPhase, phaseOf, setUnknownStateLogger } from "../../src/async/states.js";
+import { batchCounts, batchPhase, phaseOf } from "../../src/async/states.js";
 import { waitFor } from "../../src/async/wait.js";
 import { ManualClock } from "../helpers/clock.js";
 import { type FakeServer, type Handler, json, startFakeServer, TASK } from "../helpers/fake-upstream.js";
@@ -19,10 +21,9 @@ afterEach(async () => {
   await server?.close();
   client = undefined;
   server = undefined;
-  setUnknownStateLogger((m) => process.stderr.write(`${m}\n`));
 });
 
-async function setup(handler: Handler) {
+async function setup(handler: Handler, runtime?: ClientRuntime) {
   server = await startFakeServer(handler);
   // Waits run on a manual clock that jumps whenever they pause: no real time passes.
   client = new WebDataClient({
@@ -30,6 +31,7 @@ async function setup(handler: Handler) {
     apiKey: "states-key-1234567",
     maxAttempts: 1,
     clock: new ManualClock({ auto: true }),
+    runtime,
   });
   return client;
 }
@@ -54,15 +56,18 @@ describe("phaseOf", () => {
     expect(phaseOf(kind, state)).toBe(phase);
   });
 
-  it("an unknown word or a missing state is running, and the unknown word is logged once", () => {
+  it("an unknown word or a missing state is running, and the unknown word is logged once per owner", () => {
     const logged: string[] = [];
-    setUnknownStateLogger((m) => logged.push(m));
-    expect(phaseOf("task", "paused_by_operator")).toBe("running");
-    expect(phaseOf("task", "paused_by_operator")).toBe("running");
-    expect(phaseOf("task", null)).toBe("running");
-    expect(phaseOf("task", undefined)).toBe("running");
+    const unknown = new UnknownStates((m) => logged.push(m));
+    expect(phaseOf("task", "paused_by_operator", unknown)).toBe("running");
+    expect(phaseOf("task", "paused_by_operator", unknown)).toBe("running");
+    expect(phaseOf("task", null, unknown)).toBe("running");
+    expect(phaseOf("task", undefined, unknown)).toBe("running");
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain('unknown task state "paused_by_operator"');
+    // the memory belongs to its owner: another (another client runtime) has noted nothing yet
+    phaseOf("task", "paused_by_operator", new UnknownStates((m) => logged.push(m)));
+    expect(logged).toHaveLength(2);
   });
 
   it("batches: completed, or every task counted, or a progress of 1, means done", () => {
@@ -86,13 +91,16 @@ describe("phaseOf", () => {
 
 describe("waits decide through it", () => {
   it("a task in an unknown state is polled until the deadline, then handed back pending", async () => {
-    setUnknownStateLogger(() => {});
-    const c = await setup((_req, res) =>
-      json(res, 200, { task: { ...TASK, state: "reticulating", error: null } }),
+    const logged: string[] = [];
+    const c = await setup(
+      (_req, res) => json(res, 200, { task: { ...TASK, state: "reticulating", error: null } }),
+      new ClientRuntime({ log: (m) => logged.push(m) }),
     );
     const outcome = await waitFor(c, { kind: "task", id: TASK.id }, { deadlineMs: 600 });
     expect(outcome).toMatchObject({ status: "pending", state: "reticulating" });
     expect(server!.requests.length).toBeGreaterThan(0);
+    // noted once, in the client's runtime
+    expect(logged).toEqual([expect.stringContaining('unknown task state "reticulating"')]);
   });
 
   it("queued, then in_progress, then success (the live words) ends done", async () => {
