@@ -12,8 +12,8 @@ import ts from "typescript";
  *   cannot tree-shake: every locale (a third of the path's code) came along. Our sources get
  *   `import * as z from "zod"` instead, the same bindings, shaken by property.
  * - The SDK's `Server` imports its Ajv provider for a default it never uses here (createServer
- *   passes a validator whose Ajv loads with the runtime): that import gets a stub that refuses to
- *   run, so Ajv, ajv-formats and fast-uri stay in the runtime's chunk.
+ *   passes its own validator, src/server/json-schema-validator.ts: the server elicits nothing):
+ *   that import gets a stub that refuses to run, so Ajv, ajv-formats and fast-uri stay out.
  * - The SDK's `types.js` builds every message schema of the protocol (about 150 zod schemas) at
  *   import, and esbuild must keep a call it cannot prove pure: all of them were built before the
  *   first message. Each top-level `const X = <call>` there becomes `const X = /* @__PURE__ *\/ (() =>

@@ -40,7 +40,7 @@ import { CallRequestSchema } from "./call-request.js";
 import { RequestScopes } from "./call-scope.js";
 import type { FairShare } from "./fair-share.js";
 import { INSTRUCTIONS } from "./instructions.js";
-import { DeferredJsonSchemaValidator } from "./json-schema-validator.js";
+import { NoElicitationValidator } from "./json-schema-validator.js";
 import { createLogger, type ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
 import type { Runtime } from "./runtime.js";
@@ -137,12 +137,8 @@ function buildTimeList(config: Config): Tool[] | undefined {
  */
 const WARM_AFTER_MS = 200;
 
-/** The SDK's low-level `Server` with our capabilities, task store and validator. */
-function sdkServer(
-  options: CreateServerOptions,
-  work: TaskWork,
-  validator: DeferredJsonSchemaValidator,
-): Server {
+/** The SDK's low-level `Server` with our capabilities and task store. */
+function sdkServer(options: CreateServerOptions, work: TaskWork): Server {
   return new Server(
     { name: SERVER_NAME, title: "Web Data", version: VERSION },
     {
@@ -155,7 +151,7 @@ function sdkServer(
       taskStore: work,
       taskMessageQueue: options.taskMessageQueue ?? new InMemoryTaskMessageQueue(),
       instructions: INSTRUCTIONS,
-      jsonSchemaValidator: validator,
+      jsonSchemaValidator: new NoElicitationValidator(),
     },
   );
 }
@@ -214,7 +210,6 @@ interface Parts {
   logger: ServerLogger;
   redact: (text: string) => string;
   work: TaskWork;
-  validator: DeferredJsonSchemaValidator;
   services: ToolServices;
   tools: Map<string, ToolDefinition>;
   gates: Promise<unknown>[];
@@ -241,7 +236,6 @@ async function loadRuntime(parts: Parts): Promise<Runtime> {
       ownership: options.ownership,
       fairShare: options.fairShare,
       toolMap: parts.tools,
-      validator: parts.validator,
       changed: parts.changed,
       beforeList: (promise) => void parts.gates.push(promise),
       onInitialized: parts.onInitialized,
@@ -348,8 +342,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
   const logger = options.logger ?? createLogger({ redact, stderrLevel: options.stderrLevel });
   const ownStore = options.taskStore || options.taskWork ? undefined : new InMemoryTaskStore();
   const work = options.taskWork ?? new TaskWork(options.taskStore ?? (ownStore as InMemoryTaskStore));
-  const validator = new DeferredJsonSchemaValidator();
-  const server = sdkServer(options, work, validator);
+  const server = sdkServer(options, work);
   const detachLogger = logger.attach(server);
   const scopes = new RequestScopes();
   const prelisted =
@@ -360,7 +353,6 @@ export function createServer(options: CreateServerOptions): WebDataServer {
     logger,
     redact,
     work,
-    validator,
     services: options.services ?? {},
     tools: new Map(),
     gates: [],

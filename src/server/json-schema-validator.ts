@@ -1,22 +1,16 @@
 /**
- * The JSON Schema validator the SDK's `Server` holds (it validates an elicitation's answer against
- * the requested schema), filled in later: the SDK's own Ajv provider is loaded with the runtime
- * (./runtime.ts), not on the start-up path, where Ajv would be a third of the code to compile. A
- * tool runs only once the runtime is loaded, so anything that asks for a validator finds it there.
+ * The JSON Schema validator the SDK's `Server` holds. The SDK asks it for one thing only: checking
+ * a client's answer to an elicitation (`Server.elicitInput`) against the requested schema. This
+ * server elicits nothing, so it never loads a validator: the SDK's default (Ajv with its formats)
+ * would cost every server some 40-100 ms of CPU to build and never be used. If a feature ever
+ * elicits, asking for a validator says so instead of validating nothing.
  */
 import type { JsonSchemaType, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 
-export class DeferredJsonSchemaValidator implements jsonSchemaValidator {
-  #inner: jsonSchemaValidator | undefined;
-
-  /** Hands over the real provider (the runtime does, once loaded). */
-  use(inner: jsonSchemaValidator): void {
-    this.#inner = inner;
-  }
-
-  getValidator<T>(schema: JsonSchemaType) {
-    if (!this.#inner)
-      throw new Error("JSON Schema validation is not loaded yet (the server's tools are loading)");
-    return this.#inner.getValidator<T>(schema);
+export class NoElicitationValidator implements jsonSchemaValidator {
+  getValidator(_schema: JsonSchemaType): never {
+    throw new Error(
+      "this server sends no elicitation requests, so it holds no JSON Schema validator: give the SDK's Server a real one (its Ajv provider) before eliciting",
+    );
   }
 }

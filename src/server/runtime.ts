@@ -9,7 +9,6 @@ import type {
   CallToolResult,
   ReadResourceRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { WebDataClient } from "../api/client.js";
 import type { ApiObserver } from "../api/observer.js";
 import type { Config } from "../config.js";
@@ -20,7 +19,6 @@ import type { CallScope, RequestScope } from "./call-scope.js";
 import { type CallDeps, callTool, checkArguments, runCall } from "./call-tool.js";
 import { clientOptionsFrom } from "./client-options.js";
 import type { FairShare } from "./fair-share.js";
-import type { DeferredJsonSchemaValidator } from "./json-schema-validator.js";
 import { listTools } from "./list-tools.js";
 import type { Logger, ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
@@ -42,8 +40,6 @@ export interface RuntimeInput {
   fairShare?: FairShare;
   /** Filled with the current tools by name. */
   toolMap: Map<string, ToolDefinition>;
-  /** The server's JSON Schema validator, given the SDK's Ajv provider here (off the start-up path). */
-  validator: DeferredJsonSchemaValidator;
   /** Called after the tool set changed (the server decides whether to notify the client). */
   changed(): void;
   beforeList(work: Promise<unknown>): void;
@@ -142,7 +138,6 @@ function startExtensions(input: RuntimeInput, host: ServerHost): Promise<void> {
 }
 
 export function startRuntime(input: RuntimeInput): Runtime {
-  input.validator.use(new AjvJsonSchemaValidator());
   const deps = callDeps(input);
   const { client } = deps;
   const tools = toolSet(input);
