@@ -10,6 +10,7 @@ import { z } from "zod";
 import { SEARCH_ENGINES } from "../api/schemas.js";
 import { createOnce } from "./creation.js";
 import { longToolShape, resumeFor } from "./result.js";
+import { serpQueryOptions } from "./serp-search.js";
 import { defineTool } from "./tool.js";
 
 export const serpSearchAsync = defineTool({
@@ -24,17 +25,7 @@ export const serpSearchAsync = defineTool({
   input: {
     search_engine: z.enum(SEARCH_ENGINES).describe("engine1_search: web search"),
     query: z.string().min(1).describe("What to search for"),
-    country: z.string().length(2).optional().describe("ISO alpha-2"),
-    device: z.enum(["desktop", "mobile"]).optional().describe("Device"),
-    domain: z.string().default("com").describe("Engine TLD"),
-    locale: z.string().optional().describe("Interface language, e.g. en-US"),
-    location: z.string().optional().describe("Search from here, e.g. a city"),
-    num_results: z.number().int().min(1).max(100).optional().describe("Results per page"),
-    page: z.number().int().min(1).optional().describe("Result page"),
-    parse: z.boolean().default(true).describe("Parse results into fields"),
-    render: z.boolean().default(false).describe("Run JavaScript first (slower)"),
-    resolve_url: z.boolean().default(false).describe("Resolve redirect links"),
-    show_hidden_results: z.boolean().optional().describe("Include hidden results"),
+    ...serpQueryOptions,
   },
   output: { ...longToolShape, task_id: z.string() },
   readOnly: true,

@@ -15,12 +15,8 @@ import { defineTool, type ToolContext } from "./tool.js";
 
 type Item = z.infer<typeof resultItem> & { snippet?: string };
 
-const input = {
-  search_engine: z.enum(SEARCH_ENGINES).describe("engine1_search: web search"),
-  query: z.string().min(1).optional().describe("What to search for"),
-  queries: z.array(z.string().min(1)).min(1).max(BATCH_MAX).optional().describe("Many searches at once"),
-  batch_id: z.string().min(1).optional().describe("Resume a batch"),
-  mode: z.enum(["normal", "fast"]).default("normal").describe("fast: lower latency"),
+/** How one SERP query is run (the API's own fields): serp_search's and serp_search_async's. */
+export const serpQueryOptions = {
   country: z.string().length(2).optional().describe("ISO alpha-2"),
   device: z.enum(["desktop", "mobile"]).optional().describe("Device"),
   domain: z.string().default("com").describe("Engine TLD"),
@@ -32,6 +28,15 @@ const input = {
   render: z.boolean().default(false).describe("Run JavaScript first (slower)"),
   resolve_url: z.boolean().default(false).describe("Resolve redirect links"),
   show_hidden_results: z.boolean().optional().describe("Include hidden results"),
+};
+
+const input = {
+  search_engine: z.enum(SEARCH_ENGINES).describe("engine1_search: web search"),
+  query: z.string().min(1).optional().describe("What to search for"),
+  queries: z.array(z.string().min(1)).min(1).max(BATCH_MAX).optional().describe("Many searches at once"),
+  batch_id: z.string().min(1).optional().describe("Resume a batch"),
+  mode: z.enum(["normal", "fast"]).default("normal").describe("fast: lower latency"),
+  ...serpQueryOptions,
   full: z.boolean().default(false).describe("Also other sections (ads, maps…)"),
   max_chars: maxCharsArg,
 };
