@@ -10,19 +10,23 @@ import { startPath } from "./start-path-plugin.mjs";
 
 // Chunk names carry content hashes: clear old ones so a pack never ships stale chunks.
 await rm("dist/chunks", { recursive: true, force: true });
-const esm = await build({
-  entryPoints: { cli: "src/cli.ts" },
+/** What both builds share: one bundle per entry for Node 20, with source maps. */
+const common = {
   outdir: "dist",
-  chunkNames: "chunks/[name]-[hash]",
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   sourcemap: true,
   minifySyntax: true,
   legalComments: "none",
   logLevel: "warning",
+};
+const esm = await build({
+  ...common,
+  entryPoints: { cli: "src/cli.ts" },
+  chunkNames: "chunks/[name]-[hash]",
+  splitting: true,
+  format: "esm",
   metafile: true,
   plugins: [startPath],
   // CommonJS dependencies (express, ajv, …) call require(); give the ESM bundle one.
@@ -59,17 +63,10 @@ const lazyChunks = {
   },
 };
 await build({
+  ...common,
   entryPoints: { stdio: "src/server/stdio.ts" },
-  outdir: "dist",
   outExtension: { ".js": ".cjs" },
-  bundle: true,
   format: "cjs",
-  platform: "node",
-  target: "node20",
-  sourcemap: true,
-  minifySyntax: true,
-  legalComments: "none",
-  logLevel: "warning",
   plugins: [lazyChunks, startPath],
   define: { "import.meta.url": "__import_meta_url" },
   banner: { js: 'const __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
