@@ -106,8 +106,8 @@ export function installedPeers() {
   }));
 }
 
-/** An SDK client over stdio to `node file` with `env`. */
-async function connect(file, env) {
+/** An SDK client over stdio to `node file` with `env`, and the server's pid. */
+async function spawnClient(file, env) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [file],
@@ -116,7 +116,12 @@ async function connect(file, env) {
   });
   const client = new Client({ name: "bench", version: "0" });
   await client.connect(transport);
-  return client;
+  return { client, pid: transport.pid };
+}
+
+/** An SDK client over stdio to `node file` with `env`. */
+async function connect(file, env) {
+  return (await spawnClient(file, env)).client;
 }
 
 /**
@@ -138,17 +143,10 @@ function cpuMs(pid) {
 /** Spawn → initialize + tools/list answered, one run: wall ms, and the server's CPU ms by then. */
 async function spawnToList(file, env) {
   const t0 = performance.now();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [file],
-    env: { ...getDefaultEnvironment(), ...env },
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "bench", version: "0" });
-  await client.connect(transport);
+  const { client, pid } = await spawnClient(file, env);
   await client.listTools();
   const ms = performance.now() - t0;
-  const cpu = transport.pid ? cpuMs(transport.pid) : Number.NaN;
+  const cpu = pid ? cpuMs(pid) : Number.NaN;
   await client.close();
   return { ms, cpu };
 }
@@ -169,39 +167,33 @@ function rssMb(pid) {
  */
 async function spawnToFirstCall(file, env, url) {
   const t0 = performance.now();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [file],
-    env: { ...getDefaultEnvironment(), ...env },
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "bench", version: "0" });
-  await client.connect(transport);
+  const { client, pid } = await spawnClient(file, env);
   await client.listTools();
   await client.callTool({ name: "extract_page", arguments: { url } });
   const ms = performance.now() - t0;
-  const pid = transport.pid;
   const cpu = pid ? cpuMs(pid) : Number.NaN;
   const rss = pid ? rssMb(pid) : Number.NaN;
   await client.close();
   return { ms, cpu, rss };
 }
 
-/** Spawn → first call (`url`, a page of the sandbox's site) of this build and the baseline, interleaved, median of `rounds`. */
-async function firstCall(servers, rounds, url) {
+/**
+ * `probe(server)` for every server once per round, `rounds` times (interleaved, so the host's load
+ * hits all alike); resolves to `(j, key)` → the median of server j's `key` over the probes that
+ * answered.
+ */
+async function interleaved(servers, rounds, probe) {
   const runs = servers.map(() => []);
   for (let i = 0; i < rounds; i++) {
-    for (const [j, s] of servers.entries()) {
-      runs[j].push(
-        await spawnToFirstCall(s.file, s.env, url).catch(() => ({
-          ms: Number.NaN,
-          cpu: Number.NaN,
-          rss: Number.NaN,
-        })),
-      );
-    }
+    for (const [j, s] of servers.entries()) runs[j].push(await probe(s).catch(() => ({})));
   }
-  const med = (j, key) => median(runs[j].map((r) => r[key]).filter((x) => !Number.isNaN(x)));
+  return (j, key) =>
+    median(runs[j].map((r) => r[key]).filter((x) => typeof x === "number" && !Number.isNaN(x)));
+}
+
+/** Spawn → first call (`url`, a page of the sandbox's site) of this build and the baseline, interleaved, median of `rounds`. */
+async function firstCall(servers, rounds, url) {
+  const med = await interleaved(servers, rounds, (s) => spawnToFirstCall(s.file, s.env, url));
   return servers.map((s, j) => ({
     metric: `spawn → initialize + tools/list + extract_page answered, median of ${rounds}: ${s.name}`,
     value: med(j, "ms"),
@@ -279,15 +271,9 @@ async function startup(sandbox, peers, baseline) {
     ...peers.map((p) => ({ name: `${p.name} ${p.version}`, file: p.path, env: p.env })),
   ];
   const OURS = 3;
-  const runs = servers.map(() => []);
   // Warm: each code cache written, the agent catalog cached (as on a user's second start).
   for (const s of servers) await spawnToList(s.file, s.env).catch(() => {});
-  for (let i = 0; i < rounds; i++) {
-    for (const [j, s] of servers.entries()) {
-      runs[j].push(await spawnToList(s.file, s.env).catch(() => ({ ms: Number.NaN, cpu: Number.NaN })));
-    }
-  }
-  const med = (j, key) => median(runs[j].map((r) => r[key]).filter((x) => !Number.isNaN(x)));
+  const med = await interleaved(servers, rounds, (s) => spawnToList(s.file, s.env));
   const floor = med(0, "ms");
   const floorCpu = med(0, "cpu");
   const firstCallRows = await firstCall(
