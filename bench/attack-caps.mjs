@@ -12,6 +12,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { redisUsedMb } from "./memory.mjs";
 
 const FLOOD_SCRIPT = fileURLToPath(new URL("./attack-flood.mjs", import.meta.url));
 const FLOOD = 600;
@@ -125,16 +126,6 @@ async function shortFlood({ url, tokens, connectAs }) {
     return { alone, during, first };
   } finally {
     await bob.close();
-  }
-}
-
-async function redisUsedMb(redisUrl) {
-  const { Redis } = await import("ioredis");
-  const redis = new Redis(redisUrl);
-  try {
-    return Number(/used_memory:(\d+)/.exec(await redis.info("memory"))[1]) / 1024 / 1024;
-  } finally {
-    redis.disconnect();
   }
 }
 

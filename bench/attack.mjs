@@ -16,7 +16,6 @@
 //   build on a deployment with every toolset (bench/attack-findings.mjs).
 // BENCH_ATTACK_PARTS=caps,burst (say) runs only those parts (crossUser, abandoned, oneToken,
 // burst, largePages, caps, findings, pattern).
-import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startFleet } from "../scripts/fleet.mjs";
@@ -25,6 +24,7 @@ import { findingRows } from "./attack-findings.mjs";
 import { patternRows } from "./attack-pattern.mjs";
 import { baselineCli } from "./baseline.mjs";
 import { startIssuer } from "./issuer.mjs";
+import { redisUsedMb, rssMb } from "./memory.mjs";
 import { startSandboxProcess } from "./sandbox-process.mjs";
 
 const KEY = "wdk_benchATTACKQZXJVK";
@@ -42,7 +42,6 @@ const PROBES = 15;
 
 const round = (n, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 const q = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 
 export async function run() {
   const sandbox = await startSandboxProcess({ key: KEY, options: { crawlPageMs: 1_000 } });
@@ -333,21 +332,11 @@ async function burst({ url, siteUrl, tokens }) {
   }
 }
 
-async function redisMemoryMb(redisUrl) {
-  const { Redis } = await import("ioredis");
-  const redis = new Redis(redisUrl);
-  try {
-    return Number(/used_memory:(\d+)/.exec(await redis.info("memory"))[1]) / 1024 / 1024;
-  } finally {
-    redis.disconnect();
-  }
-}
-
 async function largePages({ url, siteUrl, tokens, fleet }) {
   const pid = fleet.replicas[0].child.pid;
   const mallory = await connectAs(url, tokens.mallory);
   try {
-    const [rss0, redis0] = [rssMb(pid), await redisMemoryMb(fleet.redisUrl)];
+    const [rss0, redis0] = [rssMb(pid), await redisUsedMb(fleet.redisUrl)];
     let peak = rss0;
     const sampler = setInterval(() => {
       peak = Math.max(peak, rssMb(pid));
@@ -372,7 +361,7 @@ async function largePages({ url, siteUrl, tokens, fleet }) {
     );
     clearInterval(sampler);
     const seconds = (performance.now() - started) / 1000;
-    const [rss1, redis1] = [rssMb(pid), await redisMemoryMb(fleet.redisUrl)];
+    const [rss1, redis1] = [rssMb(pid), await redisUsedMb(fleet.redisUrl)];
     return [
       {
         metric: `replica RSS after ${PAGES} × 20 MB pages through extract_page (8 at once, ${round(seconds)} s)`,

@@ -33,6 +33,7 @@ import { WebDataClient } from "../dist/api/client.js";
 import { startPath } from "../scripts/start-path-plugin.mjs";
 import { baselineCli } from "./baseline.mjs";
 import { startFirecrawlStub } from "./firecrawl-stub.mjs";
+import { rssMb } from "./memory.mjs";
 import { startSandboxProcess } from "./sandbox-process.mjs";
 import { median, printTable, round } from "./table.mjs";
 
@@ -149,16 +150,6 @@ async function spawnToList(file, env) {
   const cpu = pid ? cpuMs(pid) : Number.NaN;
   await client.close();
   return { ms, cpu };
-}
-
-/** Resident memory (MB) of the process `pid` now (Linux: /proc/PID/status VmRSS); NaN elsewhere. */
-function rssMb(pid) {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return kb ? Number(kb) / 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /**

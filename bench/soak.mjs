@@ -8,7 +8,7 @@
 //   10 ms) over its RSS before, and the result's size against max_chars.
 // The client's limiter and the sandbox's rate limit are both lifted (WEBDATA_MAX_RPS=1000000,
 // rateLimit 1000000): this measures the server, not the documented 83 rps.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { WebDataClient } from "../dist/api/client.js";
 import { startSandbox } from "../dist/sandbox/index.js";
+import { rssMb } from "./memory.mjs";
 import { median, percentile, printTable, round } from "./table.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -36,11 +37,6 @@ const LARGE_MAX_CHARS = 20_000;
 const RSS_NOISE_MB = 15;
 /** Peak RSS over baseline allowed for a 20 MB page (the body, its parse and one Markdown copy). */
 const LARGE_PEAK_MB = 200;
-
-const rssMb = (pid) => {
-  const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-};
 
 /** Heap snapshot growth over the soak that counts as noise (snapshots follow a full GC). */
 const HEAP_NOISE_MB = 3;
