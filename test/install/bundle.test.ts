@@ -23,7 +23,17 @@ const defaultTools = (tools: readonly { name: string }[]) =>
   );
 
 import { assertBuilt, startTestSandbox, TEST_KEY } from "../helpers/mcp.js";
-import { at, makeTemp, ok, readJson, removeTemp, run, runNode } from "./helpers.js";
+import {
+  at,
+  BUILD_FILES,
+  makeTemp,
+  ok,
+  PACKAGE_DOCS,
+  readJson,
+  removeTemp,
+  run,
+  runNode,
+} from "./helpers.js";
 
 const MCPB_CLI = at("node_modules/@anthropic-ai/mcpb/dist/cli/cli.js");
 
@@ -142,27 +152,10 @@ describe("the .mcpb bundle", () => {
   it("holds only the manifest, icon, docs and the self-contained build, and stays small", async () => {
     const files = await listFiles(unpacked);
     expect(files).toEqual(
-      expect.arrayContaining([
-        "manifest.json",
-        "icon.png",
-        "package.json",
-        "dist/cli.js",
-        "dist/stdio.cjs",
-        "dist/tool-list.json",
-      ]),
+      expect.arrayContaining(["manifest.json", "icon.png", "package.json", ...BUILD_FILES]),
     );
     const other = files.filter(
-      (f) =>
-        ![
-          "manifest.json",
-          "icon.png",
-          "package.json",
-          "README.md",
-          "LICENSE",
-          "dist/cli.js",
-          "dist/stdio.cjs",
-          "dist/tool-list.json",
-        ].includes(f),
+      (f) => !["manifest.json", "icon.png", ...PACKAGE_DOCS, ...BUILD_FILES].includes(f),
     );
     expect(other.length).toBeGreaterThan(0);
     for (const f of other) expect(f).toMatch(/^dist\/chunks\/[^/]+\.js$/);

@@ -61,3 +61,10 @@ export async function npm(args: string[], options: { cwd?: string; env?: NodeJS.
   if (candidates.length === 0) return run(process.platform === "win32" ? "npm.cmd" : "npm", args, options);
   return runNode([candidates[0], ...args], options);
 }
+
+/**
+ * What the npm package and the .mcpb bundle ship besides dist/chunks/*.js (package.json `files`,
+ * .mcpbignore, scripts/pack-bundle.mjs): the build's entry files and the package's own documents.
+ */
+export const BUILD_FILES = ["dist/cli.js", "dist/stdio.cjs", "dist/tool-list.json"];
+export const PACKAGE_DOCS = ["package.json", "README.md", "LICENSE"];

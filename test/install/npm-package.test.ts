@@ -7,7 +7,19 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../helpers/mcp.js";
-import { at, childEnv, makeTemp, npm, ok, readJson, removeTemp, run, runNode } from "./helpers.js";
+import {
+  at,
+  BUILD_FILES,
+  childEnv,
+  makeTemp,
+  npm,
+  ok,
+  PACKAGE_DOCS,
+  readJson,
+  removeTemp,
+  run,
+  runNode,
+} from "./helpers.js";
 
 let temp: string | undefined;
 let app: string;
@@ -53,28 +65,9 @@ afterAll(async () => {
 describe("the npm package", () => {
   it("holds only the bundle, package.json and README (no sources, tests or source maps)", () => {
     const paths = packed.files.map((f) => f.path).sort();
-    expect(paths).toEqual(
-      expect.arrayContaining([
-        "package.json",
-        "README.md",
-        "dist/cli.js",
-        "dist/stdio.cjs",
-        "dist/tool-list.json",
-      ]),
-    );
+    expect(paths).toEqual(expect.arrayContaining(["package.json", "README.md", ...BUILD_FILES]));
     for (const p of paths) {
-      if (
-        ![
-          "package.json",
-          "README.md",
-          "LICENSE",
-          "dist/cli.js",
-          "dist/stdio.cjs",
-          "dist/tool-list.json",
-        ].includes(p)
-      ) {
-        expect(p).toMatch(/^dist\/chunks\/[^/]+\.js$/);
-      }
+      if (![...PACKAGE_DOCS, ...BUILD_FILES].includes(p)) expect(p).toMatch(/^dist\/chunks\/[^/]+\.js$/);
     }
   });
 
