@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { useHttpServer } from "../helpers/http-server.js";
 import { until } from "../helpers/mcp.js";
-import { connect } from "./helpers.js";
+import { connect, expectCancelledCrawlLeftAlone } from "./helpers.js";
 
 const KEY = "wdk_httpCANCELkeyQZXJV";
 
@@ -37,14 +37,7 @@ describe("cancel over HTTP", () => {
       await expect(pending).rejects.toThrow(/abort/i);
       await until(activeRequests, (n) => n === 0);
 
-      fx.sandbox.configure({ crawlPageMs: 30 });
-      const after = fx.sandbox.requests.length;
-      const next = await client.callTool({
-        name: "crawl_site",
-        arguments: { url: `${fx.sandbox.siteUrl}/`, limit: 2 },
-      });
-      expect(next.isError ?? false).toBe(false);
-      expect(fx.sandbox.requests.slice(after).filter((q) => q.path === crawlPath)).toEqual([]);
+      await expectCancelledCrawlLeftAlone(fx.sandbox, crawlPath, (params) => client.callTool(params));
     } finally {
       await close();
     }

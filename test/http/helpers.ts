@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll } from "vitest";
+import { afterAll, expect } from "vitest";
 import { type Config, loadConfig } from "../../src/config.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 
@@ -134,3 +134,22 @@ export const INITIALIZE = {
   method: "initialize",
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 };
+
+/**
+ * After a cancelled crawl (polled at `crawlPath`), a new short crawl_site call answers and the
+ * server never polls the cancelled crawl again. `callTool` is the client's own (either SDK).
+ */
+export async function expectCancelledCrawlLeftAlone(
+  sandbox: Sandbox,
+  crawlPath: string,
+  callTool: (params: {
+    name: string;
+    arguments: Record<string, unknown>;
+  }) => Promise<Record<string, unknown>>,
+): Promise<void> {
+  sandbox.configure({ crawlPageMs: 30 });
+  const after = sandbox.requests.length;
+  const next = await callTool({ name: "crawl_site", arguments: { url: `${sandbox.siteUrl}/`, limit: 2 } });
+  expect(next.isError ?? false).toBe(false);
+  expect(sandbox.requests.slice(after).filter((q) => q.path === crawlPath)).toEqual([]);
+}

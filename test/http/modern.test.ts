@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { detail, prop } from "../agents/fixtures.js";
 import { useHttpServer } from "../helpers/http-server.js";
 import { until } from "../helpers/mcp.js";
-import { connect, textOf } from "./helpers.js";
+import { connect, expectCancelledCrawlLeftAlone, textOf } from "./helpers.js";
 
 const KEY = "wdk_modernREVISIONkeyQZ";
 const TOKEN = "modern-test-token-0123456789";
@@ -195,14 +195,7 @@ describe("MCP 2026-07-28 beside 2025-11-25 on one /mcp", () => {
           >
         ).active_requests_2026;
       await until(running, (n) => n === 0);
-      fx.sandbox.configure({ crawlPageMs: 30 });
-      const after = fx.sandbox.requests.length;
-      const next = await client.callTool({
-        name: "crawl_site",
-        arguments: { url: `${fx.sandbox.siteUrl}/`, limit: 2 },
-      });
-      expect(next.isError ?? false).toBe(false);
-      expect(fx.sandbox.requests.slice(after).filter((q) => q.path === crawlPath)).toEqual([]);
+      await expectCancelledCrawlLeftAlone(fx.sandbox, crawlPath, (params) => client.callTool(params));
     } finally {
       fx.sandbox.configure({ crawlPageMs: 30 });
       await client.close();
