@@ -15,7 +15,9 @@ export class ProgressTracker {
   /** The progress to report for an observed `count` (completed items, elapsed seconds…). */
   next(count: number, total: number | undefined, message: string, final = false): Progress {
     const knownTotal = total !== undefined && total > 0 ? total : undefined;
-    let value = Number.isFinite(count) ? count : 0;
+    // A count is capped at 2^53 - 1 so that a finite value above it always remains: at
+    // Number.MAX_VALUE (an event's step, say) the next strictly larger value would be Infinity.
+    let value = Number.isFinite(count) ? Math.min(count, Number.MAX_SAFE_INTEGER) : 0;
     if (knownTotal !== undefined) value = final ? knownTotal : Math.min(value, knownTotal - 1);
     if (!(value > this.#last)) {
       // Halve the gap to the next whole unit above the last value: increasing, never reaching it.

@@ -17,6 +17,15 @@ describe("ProgressTracker", () => {
     for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]);
   });
 
+  it("stays finite at the top of the double range (a count of Number.MAX_VALUE, twice)", () => {
+    const tracker = new ProgressTracker();
+    const values = [Number.MAX_VALUE, Number.MAX_VALUE, Number.MAX_VALUE].map(
+      (n) => tracker.next(n, undefined, "m").progress,
+    );
+    for (const v of values) expect(Number.isFinite(v)).toBe(true);
+    for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]);
+  });
+
   it("stays below the total until the final report, which is the total", () => {
     const tracker = new ProgressTracker();
     expect(tracker.next(10, 10, "m").progress).toBeLessThan(10);
