@@ -39,18 +39,26 @@ export function linkSignals(
   timeout?: { ms: number; message?: string },
 ): LinkedSignal {
   const controller = new AbortController();
-  const live = sources.filter((s): s is AbortSignal => s !== undefined);
-  const already = live.find((s) => s.aborted);
-  if (already) {
-    controller.abort(already.reason);
-    return { signal: controller.signal, dispose: () => {} };
+  // Plain loops, no filtered copies: a tool call and every API request make one of these.
+  for (const s of sources) {
+    if (s?.aborted) {
+      controller.abort(s.reason);
+      return { signal: controller.signal, dispose: () => {} };
+    }
   }
+  let timer: NodeJS.Timeout | undefined;
+  // Not `{ once: true }`: `dispose` removes it either way, and Node parses an options object on
+  // every add.
   const onAbort = (event: Event) => {
     dispose();
     controller.abort((event.target as AbortSignal).reason);
   };
-  for (const s of live) s.addEventListener("abort", onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
+  function dispose() {
+    for (const s of sources) s?.removeEventListener("abort", onAbort);
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+  }
+  for (const s of sources) s?.addEventListener("abort", onAbort);
   if (timeout) {
     timer = setTimeout(
       () => {
@@ -62,11 +70,6 @@ export function linkSignals(
       Math.max(0, timeout.ms),
     );
     timer.unref();
-  }
-  function dispose() {
-    for (const s of live) s.removeEventListener("abort", onAbort);
-    if (timer) clearTimeout(timer);
-    timer = undefined;
   }
   return { signal: controller.signal, dispose };
 }

@@ -183,7 +183,8 @@ export async function runTool(
       });
       throw new Error(`internal error: ${tool.name} produced an invalid result`);
     }
-    await claimLinks(result.links, opts.principal, deps.ownership);
+    // Awaited only when there is something to claim: a call without links takes no extra turn.
+    if (result.links?.length) await claimLinks(result.links, opts.principal, deps.ownership);
     deps.log.debug(`tool ${tool.name} done`, { ms: Date.now() - started });
     return toCallToolResult(result, deps.redact);
   } catch (error) {

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { makeRedactor, REDACTED, Redactor, redact } from "../../src/api/redact.js";
+import { encodedForms, makeRedactor, REDACTED, Redactor, redact, redactDeep } from "../../src/api/redact.js";
 
 const KEY = "wd_live_4f9a8b7c6d5e4f3a2b1c";
 
@@ -81,5 +82,65 @@ describe("encoded forms of a secret (issue 23)", () => {
     const other = Buffer.from("some other unrelated value").toString("base64");
     expect(redactor(other)).toBe(other);
     expect(redactor("deadbeefcafe0123")).toBe("deadbeefcafe0123");
+  });
+});
+
+describe("the redactor's scan (issue 33: one pass over a table of the secrets' characters)", () => {
+  const secret = "wdk_Enc0dedQZXJVK/+?&=WPRT";
+  const redactor = makeRedactor([secret]);
+  const forms = [secret, ...encodedForms(secret)];
+
+  it("redacts a fragment at the very start and the very end of the text, and a text that is only the key", () => {
+    expect(redactor(`${secret.slice(0, 6)} tail`)).toBe(`${REDACTED} tail`);
+    expect(redactor(`head ${secret.slice(-6)}`)).toBe(`head ${REDACTED}`);
+    expect(redactor(secret)).toBe(REDACTED);
+    expect(redactor(secret.slice(2, 7))).toBe(REDACTED);
+  });
+
+  it("redacts two fragments in one run and fragments around characters no secret has", () => {
+    const out = redactor(
+      `${secret.slice(0, 6)}${secret.slice(10, 16)} ${secret.slice(3, 9)}\u00e9${secret.slice(12)}`,
+    );
+    for (const form of forms) expect(leaks(out, form)).toBe(false);
+  });
+
+  it("leaves no run of 5 characters of any form in random text built from pieces of them", () => {
+    const piece = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc
+        .tuple(fc.constantFrom(...forms), fc.nat(), fc.nat())
+        .map(([form, a, b]) => form.slice(a % form.length, (a % form.length) + (b % (form.length + 1)))),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const text = pieces.join("");
+        const out = redactor(text);
+        for (const form of forms) expect(leaks(out, form)).toBe(false);
+        // Nothing is touched where no fragment was.
+        if (!forms.some((form) => leaks(text, form))) expect(out).toBe(text);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe("redactDeep", () => {
+  const redactor = makeRedactor([KEY]);
+
+  it("returns the same object when nothing in it holds a secret, and a copy with the same order when something does", () => {
+    const clean = { status: "done", url: "https://example.com/", nested: [{ a: "text" }, 1, null] };
+    expect(redactDeep(clean, redactor)).toBe(clean);
+    const dirty = { status: "done", echoed: `key ${KEY}`, [KEY]: 1, list: ["ok", KEY], tail: true };
+    const out = redactDeep(dirty, redactor);
+    expect(out).not.toBe(dirty);
+    expect(Object.keys(out)).toEqual(["status", "echoed", REDACTED, "list", "tail"]);
+    expect(out).toEqual({
+      status: "done",
+      echoed: `key ${REDACTED}`,
+      [REDACTED]: 1,
+      list: ["ok", REDACTED],
+      tail: true,
+    });
+    expect(dirty.echoed).toBe(`key ${KEY}`);
   });
 });
