@@ -12,10 +12,14 @@
 // - per-call overhead: `extract_page` over the raw API request it makes (the sandbox in a process
 //   of its own) beside Firecrawl's `firecrawl_scrape` over the raw `POST /v2/scrape` (a stub in a
 //   process of its own, bench/firecrawl-stub.mjs, serving the same page), both through the SDK
-//   client; median of BENCH_PEERS_CALLS (600) paired differences after a warm-up, all four calls
+//   client; median of BENCH_PEERS_CALLS (600) paired differences after a warm-up, all the calls
 //   taking turns.
+//   The baseline build and the call floor (bench/call-floor.mjs: the SDK's bare `Server` with one
+//   `tools/call` handler making the same request) take their turns in the same loop; each server's
+//   CPU time per call is printed beside its overhead.
 // BENCH_PEERS_ONLY=startup: the start-up rows of this build, the floors (and the baseline) only — no
-// peer installed or spawned, no per-call part (a cheap run on a shared machine).
+// peer installed or spawned, no per-call part (a cheap run on a shared machine); =percall: only the
+// per-call rows.
 // The peers are installed on first use (npm, --ignore-scripts) into a folder under the OS temp
 // folder (BENCH_PEERS_DIR overrides), never into the project; nothing of theirs runs but their own
 // stdio entry point, with a dummy key. Bright Data's server asks api.brightdata.com for its zones
@@ -40,6 +44,7 @@ import { median, printTable, round } from "./table.mjs";
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./floor.mjs", import.meta.url));
 const SDK_FLOOR = fileURLToPath(new URL("./sdk-floor.mjs", import.meta.url));
+const CALL_FLOOR = fileURLToPath(new URL("./call-floor.mjs", import.meta.url));
 const ZOD_JITLESS = fileURLToPath(new URL("../src/server/zod-jitless.ts", import.meta.url));
 const CODE_CACHE = fileURLToPath(new URL("../dist/cli/code-cache.js", import.meta.url));
 const KEY = "wdk_BENCHQZXJVKWPRTMNHG";
@@ -118,11 +123,6 @@ async function spawnClient(file, env) {
   const client = new Client({ name: "bench", version: "0" });
   await client.connect(transport);
   return { client, pid: transport.pid };
-}
-
-/** An SDK client over stdio to `node file` with `env`. */
-async function connect(file, env) {
-  return (await spawnClient(file, env)).client;
 }
 
 /**
@@ -291,11 +291,17 @@ async function startup(sandbox, peers, baseline) {
   return [...startupRows, ...firstCallRows];
 }
 
-/** Median times of each call and of each (mcp − raw) pair, every call of a round taking turns. */
+/**
+ * Median times of each call and of each (mcp − raw) pair, every call of a round taking turns; with
+ * a case's `pid`, also that server's CPU time per call over the measured rounds (Linux: it is idle
+ * between its own calls, so this is what a call costs it; steadier than wall time on a loaded host).
+ */
 async function pairedOverheads(cases, calls, warmUp) {
   const fns = cases.flatMap((c) => [c.mcp, c.raw]);
   const times = fns.map(() => []);
+  const cpuAtStart = [];
   for (let i = 0; i < warmUp + calls; i++) {
+    if (i === warmUp) for (const c of cases) cpuAtStart.push(c.pid ? cpuMs(c.pid) : Number.NaN);
     const order = i % 2 ? fns.map((_, k) => k) : fns.map((_, k) => fns.length - 1 - k);
     for (const k of order) {
       const t0 = performance.now();
@@ -306,11 +312,23 @@ async function pairedOverheads(cases, calls, warmUp) {
   return cases.map((c, j) => {
     const mcp = times[2 * j];
     const raw = times[2 * j + 1];
-    return { ...c, mcpMs: median(mcp), rawMs: median(raw), overhead: median(mcp.map((t, i) => t - raw[i])) };
+    const cpuPerCall = c.pid ? ((cpuMs(c.pid) - cpuAtStart[j]) / calls) * 1000 : Number.NaN;
+    return {
+      ...c,
+      mcpMs: median(mcp),
+      rawMs: median(raw),
+      overhead: median(mcp.map((t, i) => t - raw[i])),
+      cpuPerCall,
+    };
   });
 }
 
-async function overhead(peers) {
+/**
+ * `extract_page` through this build (and the baseline build, and the call floor: the SDK's bare
+ * `Server` with one `tools/call` handler making the same request, bench/call-floor.mjs) and
+ * `firecrawl_scrape`, each over its raw request, all in one interleaved loop.
+ */
+async function overhead(peers, baseline) {
   const firecrawl = peers.find((p) => p.name === "firecrawl-mcp");
   const sandbox = await startSandboxProcess({ key: KEY });
   const page = `${sandbox.siteUrl}/`;
@@ -319,25 +337,41 @@ async function overhead(peers) {
   const rawOurs = () => api.extract({ url: page, render: false, formats: ["markdown"] });
   const markdown = String((await rawOurs()).data?.markdown ?? "");
   const stub = await startFirecrawlStub(markdown);
-  const ours = await connect(CLI, {
-    WEBDATA_BASE_URL: sandbox.url,
-    WEBDATA_API_KEY: KEY,
-    WEBDATA_MAX_RPS: "1000000",
-  });
+  const ourEnv = { WEBDATA_BASE_URL: sandbox.url, WEBDATA_API_KEY: KEY, WEBDATA_MAX_RPS: "1000000" };
+  const ours = await spawnClient(CLI, ourEnv);
+  const before = baseline ? await spawnClient(baseline.cli, ourEnv) : undefined;
+  const floor = await spawnClient(CALL_FLOOR, ourEnv);
   const theirs = firecrawl
-    ? await connect(firecrawl.path, { ...firecrawl.env, FIRECRAWL_API_URL: stub.url })
+    ? await spawnClient(firecrawl.path, { ...firecrawl.env, FIRECRAWL_API_URL: stub.url })
     : undefined;
   const checked = (client, name, args) => async () => {
     const r = await client.callTool({ name, arguments: args });
     if (r.isError) throw new Error(`${name}: ${r.content?.[0]?.text}`);
   };
+  const extract = (s) => checked(s.client, "extract_page", { url: page });
   const cases = [
-    { name: "web-data-mcp extract_page", mcp: checked(ours, "extract_page", { url: page }), raw: rawOurs },
+    { name: "web-data-mcp extract_page", mcp: extract(ours), raw: rawOurs, pid: ours.pid, ours: true },
+    ...(before
+      ? [
+          {
+            name: `web-data-mcp (${baseline.label}) extract_page`,
+            mcp: extract(before),
+            raw: rawOurs,
+            pid: before.pid,
+          },
+        ]
+      : []),
+    {
+      name: "call floor (the SDK's bare Server, the same request and page shaping) extract_page",
+      mcp: extract(floor),
+      raw: rawOurs,
+      pid: floor.pid,
+    },
   ];
   if (theirs) {
     cases.push({
       name: `firecrawl-mcp ${firecrawl.version} firecrawl_scrape`,
-      mcp: checked(theirs, "firecrawl_scrape", { url: page }),
+      mcp: checked(theirs.client, "firecrawl_scrape", { url: page }),
       raw: async () => {
         const res = await request(`${stub.url}/v2/scrape`, {
           method: "POST",
@@ -346,23 +380,30 @@ async function overhead(peers) {
         });
         return res.body.json();
       },
+      pid: theirs.pid,
+      peer: true,
     });
   }
   try {
     const calls = Number(process.env.BENCH_PEERS_CALLS ?? 600);
     const results = await pairedOverheads(cases, calls, Math.min(300, calls));
-    const peer = results[1];
-    return results.map((r, j) => ({
-      metric: `per-call overhead over the raw request, median of ${calls} paired differences: ${r.name}`,
-      value: r.overhead,
-      unit: "ms",
-      compare: `MCP ${round(r.mcpMs)} ms vs raw ${round(r.rawMs)} ms${j === 0 && peer ? `; ${round(r.overhead / peer.overhead)} × firecrawl's` : ""}`,
-      target: j === 0 ? "≤ 1 ms and ≤ 0.4 × firecrawl's" : "reference",
-      ok: j === 0 ? r.overhead <= 1 && (!peer || r.overhead <= 0.4 * peer.overhead) : true,
-    }));
+    const peer = results.find((r) => r.peer);
+    const mine = results[0];
+    return results.map((r) => {
+      const cpu = Number.isNaN(r.cpuPerCall) ? "" : `; its CPU per call ${round(r.cpuPerCall)} µs`;
+      const vsPeer = peer && !r.peer ? `; ${round(r.overhead / peer.overhead)} × firecrawl's` : "";
+      const vsMine = r !== mine && !r.peer ? `; this build: +${round(mine.overhead)} ms` : "";
+      return {
+        metric: `per-call overhead over the raw request, median of ${calls} paired differences: ${r.name}`,
+        value: r.overhead,
+        unit: "ms",
+        compare: `MCP ${round(r.mcpMs)} ms vs raw ${round(r.rawMs)} ms${vsPeer}${cpu}${vsMine}`,
+        target: r.ours ? "≤ 1 ms and ≤ 0.4 × firecrawl's" : "reference",
+        ok: r.ours ? r.overhead <= 1 && (!peer || r.overhead <= 0.4 * peer.overhead) : true,
+      };
+    });
   } finally {
-    await ours.close();
-    await theirs?.close();
+    for (const s of [ours, before, floor, theirs]) await s?.client.close();
     await stub.close();
     await api.close();
     await sandbox.close();
@@ -370,21 +411,23 @@ async function overhead(peers) {
 }
 
 export async function run() {
-  const startupOnly = process.env.BENCH_PEERS_ONLY === "startup";
-  const peers = startupOnly ? [] : installedPeers();
+  const only = process.env.BENCH_PEERS_ONLY;
+  const peers = only === "startup" ? [] : installedPeers();
   const baseline = process.env.BENCH_BASELINE_CLI
     ? baselineCli("HEAD")
     : process.env.BENCH_BASELINE
       ? baselineCli(process.env.BENCH_BASELINE)
       : undefined;
-  const sandbox = await startSandboxProcess({ key: KEY });
-  let rows;
-  try {
-    rows = await startup(sandbox, peers, baseline);
-  } finally {
-    await sandbox.close();
+  let rows = [];
+  if (only !== "percall") {
+    const sandbox = await startSandboxProcess({ key: KEY });
+    try {
+      rows = await startup(sandbox, peers, baseline);
+    } finally {
+      await sandbox.close();
+    }
   }
-  return startupOnly ? rows : [...rows, ...(await overhead(peers))];
+  return only === "startup" ? rows : [...rows, ...(await overhead(peers, baseline))];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
