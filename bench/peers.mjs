@@ -12,8 +12,8 @@
 // - per-call overhead: `extract_page` over the raw API request it makes (the sandbox in a process
 //   of its own) beside Firecrawl's `firecrawl_scrape` over the raw `POST /v2/scrape` (a stub in a
 //   process of its own, bench/firecrawl-stub.mjs, serving the same page), both through the SDK
-//   client; median of BENCH_PEERS_CALLS (600) paired differences after a warm-up, all the calls
-//   taking turns.
+//   client; median of BENCH_PEERS_CALLS (600) paired differences after a warm-up, the cases in an
+//   order rotated by one place each round.
 //   The baseline build and the call floor (bench/call-floor.mjs: the SDK's bare `Server` with one
 //   `tools/call` handler making the same request) take their turns in the same loop; each server's
 //   CPU time per call is printed beside its overhead.
@@ -292,26 +292,37 @@ async function startup(sandbox, peers, baseline) {
 }
 
 /**
- * Median times of each call and of each (mcp − raw) pair, every call of a round taking turns; with
- * a case's `pid`, also that server's CPU time per call over the measured rounds (Linux: it is idle
- * between its own calls, so this is what a call costs it; steadier than wall time on a loaded host).
+ * Median times of each call and of each (mcp − raw) pair. Each round runs every case's pair once,
+ * the cases in an order rotated by one each round (each case takes every place equally, and none
+ * runs twice in a row across rounds: a server that has just answered answers its next call faster,
+ * which favoured whichever case the order put at both ends), each pair's two calls in turn first.
+ * With a case's `pid`, also that server's CPU time per call over the measured rounds (Linux: it is
+ * idle between its own calls, so this is what a call costs it; steadier than wall time on a loaded host).
  */
 async function pairedOverheads(cases, calls, warmUp) {
-  const fns = cases.flatMap((c) => [c.mcp, c.raw]);
-  const times = fns.map(() => []);
+  const times = cases.map(() => ({ mcp: [], raw: [] }));
   const cpuAtStart = [];
+  const timed = async (fn) => {
+    const t0 = performance.now();
+    await fn();
+    return performance.now() - t0;
+  };
   for (let i = 0; i < warmUp + calls; i++) {
     if (i === warmUp) for (const c of cases) cpuAtStart.push(c.pid ? cpuMs(c.pid) : Number.NaN);
-    const order = i % 2 ? fns.map((_, k) => k) : fns.map((_, k) => fns.length - 1 - k);
-    for (const k of order) {
-      const t0 = performance.now();
-      await fns[k]();
-      if (i >= warmUp) times[k].push(performance.now() - t0);
+    const mcpFirst = Math.floor(i / cases.length) % 2 === 0;
+    for (let k = 0; k < cases.length; k++) {
+      const j = (i + k) % cases.length;
+      const c = cases[j];
+      const [first, second] = mcpFirst ? [c.mcp, c.raw] : [c.raw, c.mcp];
+      const a = await timed(first);
+      const b = await timed(second);
+      if (i < warmUp) continue;
+      times[j].mcp.push(mcpFirst ? a : b);
+      times[j].raw.push(mcpFirst ? b : a);
     }
   }
   return cases.map((c, j) => {
-    const mcp = times[2 * j];
-    const raw = times[2 * j + 1];
+    const { mcp, raw } = times[j];
     const cpuPerCall = c.pid ? ((cpuMs(c.pid) - cpuAtStart[j]) / calls) * 1000 : Number.NaN;
     return {
       ...c,
