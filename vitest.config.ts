@@ -30,6 +30,8 @@ export default defineConfig({
     // Console output of passing tests is dropped; a failing test's is shown with it.
     silent: "passed-only",
     setupFiles: ["test/setup/quiet-output.ts"],
+    // One V8 code cache of dist/stdio.cjs for the run's spawned servers (each has its own cache dir).
+    globalSetup: ["test/setup/shared-code-cache.ts"],
     // The runner's lines (one per file, no per-test timing lines), then the 20 slowest files.
     slowTestThreshold: 60_000,
     reporters: ["default", "./test/setup/slowest-files.ts"],

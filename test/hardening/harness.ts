@@ -13,7 +13,13 @@ import { join } from "node:path";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Sandbox, SandboxOptions } from "../../src/sandbox/index.js";
 import { TOOLSETS } from "../../src/toolsets.js";
-import { type StdioServer, spawnServer, startTestSandbox, type ToolCall } from "../helpers/mcp.js";
+import {
+  linkSharedCodeCache,
+  type StdioServer,
+  spawnServer,
+  startTestSandbox,
+  type ToolCall,
+} from "../helpers/mcp.js";
 
 /** Letters that never occur in hex ids, UUIDs or English words five in a row (as the CLI's demo key). */
 const KEY_ALPHABET = "ghjkmnpqrstvwxzGHJKMNPQRSTVWXZ";
@@ -92,6 +98,7 @@ export async function harden(options: HardenOptions = {}): Promise<Hardened> {
   });
   const waitMs = options.waitMs ?? 1500;
   const cacheDir = mkdtempSync(join(tmpdir(), "webdata-hardening-"));
+  linkSharedCodeCache(cacheDir);
   const server = await spawnServer({
     env: {
       WEBDATA_BASE_URL: sandbox.url,

@@ -4,7 +4,7 @@
  * Build first (`npm run build`; `npm test` does).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll } from "vitest";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+import { SHARED_CODE_CACHE } from "../setup/shared-code-cache.js";
 import { type ProcessRun, runProcess } from "./process.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
@@ -56,9 +57,21 @@ export interface SpawnOptions {
 }
 
 /**
+ * Makes `cacheDir`'s `code/` (the V8 code cache of dist/stdio.cjs) a link to the run's one shared
+ * dir (test/setup/shared-code-cache.ts), so a spawned server reads the cache an earlier one wrote
+ * instead of compiling the bundle again. Nothing when the run has none (a config without that
+ * setup). The cache is keyed by the bundle's content hash, so a rebuild only adds a file.
+ */
+export function linkSharedCodeCache(cacheDir: string): void {
+  const shared = process.env[SHARED_CODE_CACHE];
+  if (shared) symlinkSync(shared, join(cacheDir, "code"), "dir");
+}
+
+/**
  * A fresh WEBDATA_CACHE_DIR under the temp dir for a server started by these helpers, so the agent
- * catalog cache never lands in ~/.cache; `remove` deletes it. Not made when the test passes its own,
- * nor for `--sandbox` (which keeps no disk cache unless WEBDATA_CACHE_DIR asks for one).
+ * catalog cache never lands in ~/.cache; `remove` deletes it. Its `code/` is the run's shared code
+ * cache (`linkSharedCodeCache`). Not made when the test passes its own, nor for `--sandbox` (which
+ * keeps no disk cache unless WEBDATA_CACHE_DIR asks for one).
  */
 export function testCacheDir(
   env: Record<string, string> = {},
@@ -66,6 +79,7 @@ export function testCacheDir(
 ): { env: Record<string, string>; remove(): void } {
   if (env.WEBDATA_CACHE_DIR !== undefined || args.includes("--sandbox")) return { env, remove() {} };
   const dir = mkdtempSync(join(tmpdir(), "webdata-test-cache-"));
+  linkSharedCodeCache(dir);
   return {
     env: { ...env, WEBDATA_CACHE_DIR: dir },
     remove: () => rmSync(dir, { recursive: true, force: true }),
