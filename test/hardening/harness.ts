@@ -7,7 +7,7 @@
 
 import { randomInt } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -58,22 +58,26 @@ export const textOf = (r: ToolCall): string =>
     .map((c) => (c as { text: string }).text)
     .join("\n");
 
-export interface Hardened {
+/** The sandbox of a hardened server, with its secrets, for a test that starts its own server on it. */
+export interface HardenedSandbox {
   sandbox: Sandbox;
-  server: StdioServer;
   key: string;
   legacyAuth: string;
+  /** A WEBDATA_CACHE_DIR for the server (the agent catalog cache), removed by `close`. */
+  cacheDir: string;
+  close(): Promise<void>;
+}
+
+export interface Hardened extends HardenedSandbox {
+  server: StdioServer;
   /** The server child's pid (for /proc reads and liveness). */
   pid: number;
-  /** WEBDATA_CACHE_DIR of the server (the agent catalog cache). */
-  cacheDir: string;
   /** Calls a tool with a per-call timeout; a timeout is a failure (a hang), not an outcome. */
   call(name: string, args: unknown, timeoutMs?: number): Promise<ToolCall>;
   /** Everything captured so far: results, thrown errors, stderr, log notifications. */
   captured(): string;
   /** True while the child process exists. */
   alive(): boolean;
-  close(): Promise<void>;
 }
 
 export interface HardenOptions {
@@ -84,8 +88,8 @@ export interface HardenOptions {
   slackMs?: number;
 }
 
-/** Sandbox + built server with a fresh random key, the legacy tool on, logging at debug. */
-export async function harden(options: HardenOptions = {}): Promise<Hardened> {
+/** The sandbox `harden` starts (a fresh random key and legacy credential) and a cache dir, no server. */
+export async function hardenedSandbox(options: SandboxOptions = {}): Promise<HardenedSandbox> {
   const key = randomSecret("hk_");
   const legacyAuth = `lg${randomSecret("", 6)}:${randomSecret("", 14)}`;
   const sandbox = await startTestSandbox({
@@ -94,11 +98,27 @@ export async function harden(options: HardenOptions = {}): Promise<Hardened> {
     taskLatencyMs: 20,
     crawlPageMs: 2,
     rateLimit: 100_000,
-    ...options.sandbox,
+    ...options,
   });
-  const waitMs = options.waitMs ?? 1500;
   const cacheDir = mkdtempSync(join(tmpdir(), "webdata-hardening-"));
   linkSharedCodeCache(cacheDir);
+  return {
+    sandbox,
+    key,
+    legacyAuth,
+    cacheDir,
+    async close() {
+      await sandbox.close();
+      rmSync(cacheDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Sandbox + built server with a fresh random key, the legacy tool on, logging at debug. */
+export async function harden(options: HardenOptions = {}): Promise<Hardened> {
+  const base = await hardenedSandbox(options.sandbox);
+  const { sandbox, key, legacyAuth, cacheDir } = base;
+  const waitMs = options.waitMs ?? 1500;
   const server = await spawnServer({
     env: {
       WEBDATA_BASE_URL: sandbox.url,
@@ -164,8 +184,7 @@ export async function harden(options: HardenOptions = {}): Promise<Hardened> {
     },
     async close() {
       await server.close();
-      await sandbox.close();
-      rmSync(cacheDir, { recursive: true, force: true });
+      await base.close();
     },
   };
 }
@@ -188,13 +207,21 @@ export async function pool<T, R>(
   return out;
 }
 
-/** Every path and file content below `dir`, as one text (for secret scans). */
+/**
+ * Every path and file content below `dir`, as one text (for secret scans). A linked dir (the run's
+ * shared code cache, `linkSharedCodeCache`) is read through; a file another server renames away
+ * meanwhile (its cache's temp file) is skipped.
+ */
 export function filesUnder(dir: string): string {
   let out = "";
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    out += `${path}\n`;
-    out += entry.isDirectory() ? filesUnder(path) : readFileSync(path, "utf8");
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    try {
+      const text = statSync(path).isDirectory() ? filesUnder(path) : readFileSync(path, "utf8");
+      out += `${path}\n${text}`;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
   }
   return out;
 }

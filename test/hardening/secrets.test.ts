@@ -16,7 +16,9 @@ import {
   errorCodeOf,
   filesUnder,
   type Hardened,
+  type HardenedSandbox,
   harden,
+  hardenedSandbox,
   randomSecret,
   secretLeaks,
   textOf,
@@ -113,7 +115,8 @@ describe("secrets over stdio, on every error path", () => {
 
 describe("secrets when the key itself is wrong, the API unreachable or the config bad", () => {
   it("a rejected key is not echoed in the 401 error", async () => {
-    const h = await harden({ waitMs: WAIT_MS });
+    // The hardened sandbox (its own key) and a server of the test's with another key.
+    const h = await hardenedSandbox();
     try {
       const wrong = randomSecret("wk_");
       const server = await spawnServer({
@@ -168,14 +171,15 @@ describe("secrets when the key itself is wrong, the API unreachable or the confi
 });
 
 describe("secrets over Streamable HTTP", () => {
-  let h: Hardened;
+  // The hardened sandbox, its key and cache dir for the HTTP server child (no stdio server).
+  let h: HardenedSandbox;
   let server: HttpChild;
   let url: string;
   const token = randomSecret("tk_");
   const sessionKey = randomSecret("sk_");
 
   beforeAll(async () => {
-    h = await harden({ waitMs: WAIT_MS });
+    h = await hardenedSandbox();
     server = await spawnHttpServer(
       [],
       {
