@@ -120,6 +120,13 @@ function hooks(): void {
   }, 120_000);
 }
 
+/** What an invalid input's refusal says. */
+const REFUSAL = /invalid|required|must|expected|too (big|small|long|short)/i;
+
+/**
+ * An input and its answer in a failure's message. Built only for a failing one: the inputs reach
+ * 100,000 characters, and stringifying every one of 6,000 calls' took a tenth of the file's CPU.
+ */
 const show = (v: unknown) => {
   const s = JSON.stringify(v);
   return s.length > 300 ? `${s.slice(0, 300)}… (${s.length} chars)` : s;
@@ -152,9 +159,11 @@ function invalidChecks(tools: readonly string[]): void {
             const before = h.sandbox.requests.length;
             const results = await Promise.all(batch.map((c) => callCounted(tool, c.args)));
             results.forEach((r, i) => {
-              const why = `${batch[i].why}: ${show(batch[i].args)} → ${show(r)}`;
+              const text = textOf(r);
+              const clear = r.isError === true && REFUSAL.test(text) && errorCodeOf(r) === "invalid_argument";
+              const why = clear ? "" : `${batch[i].why}: ${show(batch[i].args)} → ${show(r)}`;
               expect(r.isError, why).toBe(true);
-              expect(textOf(r), why).toMatch(/invalid|required|must|expected|too (big|small|long|short)/i);
+              expect(text, why).toMatch(REFUSAL);
               expect(errorCodeOf(r), why).toBe("invalid_argument");
             });
             const sent = h.sandbox.requests.slice(before).map((q) => `${q.method} ${q.path}`);
@@ -207,8 +216,12 @@ function validChecks(tools: readonly string[]): void {
           async (batch) => {
             const results = await Promise.all(batch.map((args) => callCounted(tool, args)));
             results.forEach((r, i) => {
-              const why = `${show(batch[i])} → ${show(r)}`;
               const text = textOf(r);
+              const clean =
+                text.length > 0 &&
+                !NOT_A_CLEAN_ANSWER.test(text) &&
+                (r.isError ? CODES.has(errorCodeOf(r) ?? "") : typeof r.structuredContent === "object");
+              const why = clean ? "" : `${show(batch[i])} → ${show(r)}`;
               expect(text.length, why).toBeGreaterThan(0);
               expect(text, why).not.toMatch(NOT_A_CLEAN_ANSWER);
               if (r.isError) expect(CODES.has(errorCodeOf(r) ?? ""), why).toBe(true);
