@@ -32,6 +32,13 @@ export interface ValidOptions {
   hints?: Hints;
   /** Largest array a valid input has (the schema's maxItems still bounds it). */
   maxArray?: number;
+  /**
+   * Whether an unbounded string may be huge (5,000–20,000 characters); default true. The valid
+   * inputs keep them (an unbounded field must take one); an invalid input's valid members and the
+   * item repeated past `maxItems` go without: what those break is another rule, and a huge value
+   * there only made the file pipe 50 MB more to the server (a 20,000-character item × 1,001).
+   */
+  huge?: boolean;
 }
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -39,7 +46,7 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type[0] : s.type);
 
 /** Strings: full unicode when the schema does not bound the length (lengths count UTF-16 units). */
-function validString(s: JsonSchema): fc.Arbitrary<string> {
+function validString(s: JsonSchema, huge = true): fc.Arbitrary<string> {
   if (s.enum) return fc.constantFrom(...(s.enum as string[]));
   if (s.format === "uri") return fc.webUrl({ withQueryParameters: true });
   if (s.pattern) return fc.stringMatching(new RegExp(s.pattern));
@@ -54,7 +61,7 @@ function validString(s: JsonSchema): fc.Arbitrary<string> {
       { weight: 3, arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: 40 }) },
       { weight: 1, arbitrary: fc.string({ unit: "binary", minLength, maxLength: 40 }) },
       // Huge but valid: an unbounded field must take it without trouble.
-      { weight: 1, arbitrary: fc.constantFrom("ü".repeat(5_000), "x".repeat(20_000)) },
+      ...(huge ? [{ weight: 1, arbitrary: fc.constantFrom("ü".repeat(5_000), "x".repeat(20_000)) }] : []),
     )
     .filter(filled);
 }
@@ -80,7 +87,7 @@ export function validValue(s: JsonSchema, options: ValidOptions = {}): fc.Arbitr
   if (s.enum) return fc.constantFrom(...s.enum);
   switch (typeOf(s)) {
     case "string":
-      return validString(s);
+      return validString(s, options.huge);
     case "integer":
       return validNumber(s, true);
     case "number":
@@ -212,7 +219,9 @@ function invalidValues(s: JsonSchema, optional = false): Array<[string, fc.Arbit
       out.push([
         `${s.maxItems + 1} items`,
         // One valid item repeated: cheap to build even at 1,001 items.
-        validValue(s.items).map((item) => Array.from({ length: s.maxItems! + 1 }, () => item)),
+        validValue(s.items, { huge: false }).map((item) =>
+          Array.from({ length: s.maxItems! + 1 }, () => item),
+        ),
       ]);
     if ((s.minItems ?? 0) > 0) out.push(["no items", fc.constant([])]);
     const bad = s.items ? invalidValues(s.items) : [];
@@ -224,7 +233,7 @@ function invalidValues(s: JsonSchema, optional = false): Array<[string, fc.Arbit
       for (const [why, arb] of invalidValues(p, !required.has(name))) {
         out.push([
           `${name} ${why}`,
-          fc.tuple(validObject(s, {}), arb).map(([o, v]) => ({ ...o, [name]: v })),
+          fc.tuple(validObject(s, { huge: false }), arb).map(([o, v]) => ({ ...o, [name]: v })),
         ]);
       }
     }
@@ -238,11 +247,13 @@ function invalidValues(s: JsonSchema, optional = false): Array<[string, fc.Arbit
  * unknown members too, or replaces the whole arguments object.
  */
 export function invalidInput(schema: JsonSchema, options: ValidOptions = {}): fc.Arbitrary<InvalidCase> {
+  // The members left valid are never huge (see `ValidOptions.huge`): the broken one is what counts.
+  const valid = { ...options, huge: false };
   const props = schema.properties ?? {};
   const cases: fc.Arbitrary<InvalidCase>[] = [];
   for (const name of schema.required ?? []) {
     cases.push(
-      validObject(schema, options).map((o) => {
+      validObject(schema, valid).map((o) => {
         const { [name]: _dropped, ...rest } = o;
         return { why: `missing required ${name}`, args: rest };
       }),
@@ -253,14 +264,14 @@ export function invalidInput(schema: JsonSchema, options: ValidOptions = {}): fc
     for (const [why, arb] of invalidValues(p, !required.has(name))) {
       cases.push(
         fc
-          .tuple(validObject(schema, options), arb, fc.option(extraMembers, { freq: 3 }))
+          .tuple(validObject(schema, valid), arb, fc.option(extraMembers, { freq: 3 }))
           .map(([o, v, extra]) => ({ why: `${name}: ${why}`, args: { ...extra, ...o, [name]: v } })),
       );
     }
   }
   cases.push(
     fc
-      .tuple(validObject(schema, options), extraMembers)
+      .tuple(validObject(schema, valid), extraMembers)
       .map(([o, extra]) => ({ why: "an unknown member", args: { ...extra, ...o } })),
   );
   return fc.oneof(...cases);
