@@ -1,12 +1,14 @@
 // Bundles the CLI entry into dist/cli.js so the server starts fast: Node resolves and reads one file
 // (plus lazily loaded chunks for the sandbox, HTTP and agent parts) instead of hundreds of modules.
-// The stdio server's start path is bundled a second time, as one CommonJS file (dist/stdio.cjs), which
-// dist/cli.js compiles with V8's code cache (src/cli/code-cache.ts): Node 20 caches no ES module's
-// compiled code, and that compiling was most of the start-up above the SDK's own schema building.
+// The stdio server is bundled a second time, as two CommonJS files (dist/stdio.cjs, its start path,
+// and dist/runtime.cjs, its tools, loaded on first need), which dist/cli.js compiles with V8's code
+// cache (src/cli/code-cache.ts): Node 20 caches no ES module's compiled code, and that compiling was
+// most of the start-up above the SDK's own schema building, and of a first call's wait.
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
-import { build } from "esbuild";
+import { build, transform } from "esbuild";
 import { startPath } from "./start-path-plugin.mjs";
+import { leanUndici } from "./undici-plugin.mjs";
 
 // Chunk names carry content hashes: clear old ones so a pack never ships stale chunks.
 await rm("dist/chunks", { recursive: true, force: true });
@@ -28,13 +30,14 @@ const esm = await build({
   splitting: true,
   format: "esm",
   metafile: true,
-  plugins: [startPath],
+  plugins: [startPath, leanUndici],
   // CommonJS dependencies (express, ajv, …) call require(); give the ESM bundle one.
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
   },
 });
 await chmod("dist/cli.js", 0o755);
+for (const file of Object.keys(esm.metafile.outputs)) if (file.endsWith(".js")) await asciiOnly(file);
 
 /** The ESM chunk esbuild made for each module a dynamic import() loads, by its source path. */
 const chunkOf = new Map(
@@ -44,11 +47,16 @@ const chunkOf = new Map(
 );
 
 /**
- * dist/stdio.cjs: src/server/stdio.ts and everything it imports statically, as CommonJS. What the
- * start path loads later (the runtime with the tools, the 2026-07-28 server, OpenTelemetry, the tool
- * registry) stays in the ESM chunks above: each `import()` of one becomes `__import("./chunks/…")`,
- * which the loader gives the file (an import relative to dist/). A dynamic import of anything else
- * fails the build, so nothing lazy is pulled onto the start path unnoticed.
+ * The stdio server as CommonJS, which dist/cli.js compiles with V8's code cache (Node 20 caches no
+ * ES module's compiled code): dist/stdio.cjs is src/server/stdio.ts and everything it imports
+ * statically (the start path up to the build-time `tools/list`); dist/runtime.cjs is what its
+ * `import("./runtime.js")` loads on the first call (or shortly after the handshake): the tools,
+ * the API client, the agent catalog. Each is one file with its own cache, so the start path never
+ * reads or deserialises the runtime's 1.5 MB. The rest of what they load lazily (the 2026-07-28
+ * server, OpenTelemetry, the tool registry for telemetry's names) stays in the ESM chunks above.
+ * Each `import()` becomes `__import("./runtime.cjs")` or `__import("./chunks/…")`, which the loader
+ * serves relative to dist/ (src/cli/code-cache.ts); a dynamic import of anything else fails the
+ * build, so nothing lazy is pulled onto the start path unnoticed.
  */
 const lazyChunks = {
   name: "lazy-chunks",
@@ -56,25 +64,62 @@ const lazyChunks = {
     b.onResolve({ filter: /^\./ }, (args) => {
       if (args.kind !== "dynamic-import") return undefined;
       const source = resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts"));
+      if (source === resolve("src/server/runtime.ts")) return { path: "./runtime.cjs", external: true };
       const chunk = chunkOf.get(source);
       if (!chunk) return { errors: [{ text: `bundle: no ESM chunk for the dynamic import of ${source}` }] };
       return { path: chunk, external: true };
     });
   },
 };
-await build({
-  ...common,
-  entryPoints: { stdio: "src/server/stdio.ts" },
-  outExtension: { ".js": ".cjs" },
-  format: "cjs",
-  plugins: [lazyChunks, startPath],
-  define: { "import.meta.url": "__import_meta_url" },
-  banner: { js: 'const __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
-});
-const cjs = await readFile("dist/stdio.cjs", "utf8");
-const lazy = /\bimport\("(\.\/chunks\/[^"]+)"\)/g;
-if (!lazy.test(cjs)) throw new Error("bundle: dist/stdio.cjs imports no lazy chunk (the runtime at least)");
-if (/\bimport\((?!"\.\/chunks\/)/.test(cjs))
-  throw new Error("bundle: dist/stdio.cjs has an import() the loader cannot serve");
-// Same length per line but for the two added letters (the source map's columns shift by two there).
-await writeFile("dist/stdio.cjs", cjs.replace(lazy, '__import("$1")'));
+for (const [name, entry] of [
+  ["stdio", "src/server/stdio.ts"],
+  ["runtime", "src/server/runtime.ts"],
+]) {
+  const file = `dist/${name}.cjs`;
+  const built = await build({
+    ...common,
+    entryPoints: { [name]: entry },
+    outExtension: { ".js": ".cjs" },
+    format: "cjs",
+    metafile: true,
+    plugins: [lazyChunks, startPath, leanUndici],
+    define: { "import.meta.url": "__import_meta_url" },
+    banner: { js: 'const __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
+  });
+  const lazyImports = built.metafile.outputs[file].imports.filter((i) => i.kind === "dynamic-import");
+  if (name === "stdio" && !lazyImports.some((i) => i.path === "./runtime.cjs"))
+    throw new Error("bundle: dist/stdio.cjs does not load dist/runtime.cjs");
+  const lazy = /\bimport\("(\.\/(?:chunks\/[^"]+|runtime\.cjs))"\)/g;
+  // Same length per line but for the two added letters (the source map's columns shift by two there).
+  const cjs = (await readFile(file, "utf8")).replace(lazy, '__import("$1")');
+  // Checked on the code without its comments (undici's JSDoc names `import('…')` types).
+  if (/\bimport\(/.test((await transform(cjs, { minifyWhitespace: true, format: "cjs" })).code))
+    throw new Error(`bundle: ${file} has an import() the loader cannot serve`);
+  await writeFile(file, cjs);
+  await asciiOnly(file);
+}
+
+/**
+ * Rewrites `file` as ASCII only: esbuild escapes every non-ASCII character of the code (its default
+ * charset) but copies comments as they are, and one `’` in a comment makes the whole file UTF-8 to
+ * decode and a two-byte string for V8 (the loader read 307 kB of dist/stdio.cjs in 5 ms, an ASCII
+ * file in under 1 ms; Node's ES module loader decodes each chunk alike). Each such character
+ * becomes its `\u` escape, which means the same in a comment, a string or a regular expression;
+ * checked by comparing both files' code (whitespace minified, so without comments) as esbuild reads it.
+ */
+async function asciiOnly(file) {
+  const text = await readFile(file, "utf8");
+  if (!/[^\0-\x7f]/.test(text)) return;
+  const escaped = text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const code = async (source) =>
+    (
+      await transform(source, {
+        minifyWhitespace: true,
+        charset: "ascii",
+        format: file.endsWith(".cjs") ? "cjs" : "esm",
+      })
+    ).code;
+  if ((await code(text)) !== (await code(escaped)))
+    throw new Error(`bundle: ${file} has a non-ASCII character whose escape changes the code`);
+  await writeFile(file, escaped);
+}

@@ -1,17 +1,22 @@
 /**
- * Loads a CommonJS bundle (dist/stdio.cjs, scripts/bundle.mjs) with V8's code cache: the first
- * run compiles it and writes what V8 compiled by then (at exit: the start path and the handshake's
- * code) to a file under the cache dir; later runs hand that back to V8 instead of compiling. Node 20 has no cache for ES modules (`module.enableCompileCache()` is Node ≥ 22.1),
- * and compiling was the largest share of start-up above the SDK's own schema building.
+ * Loads a CommonJS bundle (dist/stdio.cjs, and the stdio server's runtime dist/runtime.cjs it loads
+ * on first need; scripts/bundle.mjs) with V8's code cache: the first run compiles it and writes
+ * what V8 compiled by then (at exit: the start path, the handshake's and the first call's code) to
+ * a file under the cache dir; later runs hand that back to V8 instead of compiling. Node 20 has no
+ * cache for ES modules (`module.enableCompileCache()` is Node >= 22.1), and compiling was the largest
+ * share of start-up above the SDK's own schema building, and of the first call's wait.
  *
- * The caller decides when to write (dist/cli.js: at exit). The cache file is named by the bundle's content hash and the Node version and architecture (V8
- * checks only the source's length, its own version and flags); a cache V8 refuses
- * (`cachedDataRejected`) is compiled without and written anew. V8 runs what a cache holds, so only
- * a file this user owns and no one else may write is read (a shared or lax cache dir cannot hand
- * the server code), and the cache is written readable by this user only. Nothing here writes to stdout or
- * fails the start: an unreadable or unwritable cache dir only means compiling as without one.
+ * The caller decides when to write (dist/cli.js: at exit). The cache file is named by the bundle's
+ * name, its file identity (device, inode, size, modification and change times: a rewritten file has
+ * a new change time, which no one can set back, so no hashing of its megabytes at each start) and
+ * the Node version and architecture (V8 checks only the source's length, its own version and
+ * flags); a cache V8 refuses (`cachedDataRejected`) is compiled without and written anew. V8 runs
+ * what a cache holds, so only a file this user owns and no one else may write is read (a shared or
+ * lax cache dir cannot hand the server code), and the cache is written readable by this user only.
+ * Nothing here writes to stdout or fails the start: an unreadable or unwritable cache dir only means
+ * compiling as without one.
  */
-import { createHash } from "node:crypto";
+import { isAscii } from "node:buffer";
 import {
   closeSync,
   fstatSync,
@@ -25,8 +30,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import nodeModule from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import vm from "node:vm";
 
 /** Used; compiled without (none yet, or refused: written at exit); or no cache dir given. */
@@ -36,26 +41,43 @@ export interface CachedModule<T> {
   exports: T;
   cache: CacheState;
   /**
-   * After a miss: writes what V8 has compiled of the file so far (atomically; never throws). Best
-   * called late, as the process exits, so the cache holds the handshake's code too.
+   * After a miss: writes what V8 has compiled of the file so far (atomically; never throws), and
+   * of each `.cjs` file it loaded through `__import`. Best called late, as the process exits, so
+   * the cache holds the handshake's code too.
    */
   persist(): void;
 }
 
-/** The cache's file for `source` under `dir`. */
-export function cacheFile(dir: string, source: string): string {
-  const hash = createHash("sha256").update(source).digest("hex").slice(0, 16);
-  return join(dir, "code", `stdio-${hash}-${process.version}-${process.arch}.bin`);
+/** The part of a cache file's name that changes whenever `file` is rewritten or replaced. */
+function identity(file: string | number): string {
+  const s = typeof file === "number" ? fstatSync(file, { bigint: true }) : statSync(file, { bigint: true });
+  return [s.dev, s.ino, s.size, s.mtimeNs, s.ctimeNs].map((n) => n.toString(36)).join(".");
+}
+
+/** The cache's file for the bundle `file` (as it is on disk now) under `dir`. */
+export function cacheFile(dir: string, file: string | number, name = "stdio"): string {
+  return join(dir, "code", `${name}-${identity(file)}-${process.version}-${process.arch}.bin`);
 }
 
 /**
  * Runs the CommonJS `file` as `require` would, compiled with the code cache under `cacheDir`
- * (none when `cacheDir` is undefined). The bundle's `__import(specifier)` loads an ES module
- * relative to `file` (scripts/bundle.mjs turns its lazy `import()`s into it).
+ * (none when `cacheDir` is undefined). The bundle's `__import(specifier)` loads, relative to
+ * `file`, an ES module, or a `.cjs` bundle the same way as this one (scripts/bundle.mjs turns its
+ * lazy `import()`s into it).
  */
 export function loadCached<T>(file: string, cacheDir: string | undefined): CachedModule<T> {
-  const source = readFileSync(file, "utf8");
-  const cachePath = cacheDir === undefined ? undefined : cacheFile(cacheDir, source);
+  const name = basename(file).replace(/\.c?js$/, "");
+  let source: string;
+  let cachePath: string | undefined;
+  const fd = openSync(file, "r");
+  try {
+    cachePath = cacheDir === undefined ? undefined : cacheFile(cacheDir, fd, name);
+    // The bundles are ASCII (scripts/bundle.mjs): latin1 is the same text without UTF-8 decoding.
+    const bytes = readFileSync(fd);
+    source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
+  } finally {
+    closeSync(fd);
+  }
   const cachedData = cachePath ? readOwnCache(cachePath) : undefined;
   const script = new vm.Script(nodeModule.wrap(source).replace(/^\(function \(/, "(function (__import, "), {
     filename: file,
@@ -64,7 +86,18 @@ export function loadCached<T>(file: string, cacheDir: string | undefined): Cache
   const cache: CacheState = !cachePath ? "off" : cachedData && !script.cachedDataRejected ? "hit" : "miss";
   let persisted = false;
   const base = pathToFileURL(file);
-  const load = (specifier: string) => import(new URL(specifier, base).href);
+  const bundles = new Map<string, CachedModule<unknown>>();
+  const load = async (specifier: string) => {
+    const url = new URL(specifier, base);
+    if (!specifier.endsWith(".cjs")) return import(url.href);
+    const path = fileURLToPath(url);
+    let loaded = bundles.get(path);
+    if (!loaded) {
+      loaded = loadCached(path, cacheDir);
+      bundles.set(path, loaded);
+    }
+    return loaded.exports;
+  };
   const module = { exports: {} as T };
   script.runInThisContext()(
     load,
@@ -78,9 +111,10 @@ export function loadCached<T>(file: string, cacheDir: string | undefined): Cache
     exports: module.exports,
     cache,
     persist: () => {
+      for (const bundle of bundles.values()) bundle.persist();
       if (cache !== "miss" || persisted) return;
       persisted = true;
-      writeCache(cachePath as string, script);
+      writeCache(cachePath as string, name, script);
     },
   };
 }
@@ -106,17 +140,17 @@ function readOwnCache(path: string): Buffer | undefined {
 /** A cache of another build is dropped once it is this old (ms): an upgrade leaves one behind. */
 const STALE_MS = 7 * 24 * 3600_000;
 
-/** Writes the script's code cache to `path` (atomically), dropping other builds' stale caches. */
-function writeCache(path: string, script: vm.Script): void {
+/** Writes the script's code cache to `path` (atomically), dropping other builds' stale caches of `name`. */
+function writeCache(path: string, name: string, script: vm.Script): void {
   try {
     const dir = dirname(path);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const temp = `${path}.${process.pid}.tmp`;
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, path);
-    for (const name of readdirSync(dir)) {
-      const other = join(dir, name);
-      if (!name.startsWith("stdio-") || other === path) continue;
+    for (const entry of readdirSync(dir)) {
+      const other = join(dir, entry);
+      if (!entry.startsWith(`${name}-`) || other === path) continue;
       try {
         if (Date.now() - statSync(other).mtimeMs > STALE_MS) unlinkSync(other);
       } catch {}

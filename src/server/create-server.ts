@@ -212,6 +212,8 @@ interface Parts {
   work: TaskWork;
   services: ToolServices;
   tools: Map<string, ToolDefinition>;
+  /** The build-time list, when this configuration answers from it until the tools load. */
+  prelisted?: Tool[];
   gates: Promise<unknown>[];
   closers: Array<() => void | Promise<void>>;
   changed(): void;
@@ -229,6 +231,7 @@ async function loadRuntime(parts: Parts): Promise<Runtime> {
       observer: options.observer,
       tools: options.tools,
       extensions: options.extensions,
+      prelisted: parts.prelisted,
       services: parts.services,
       logger: parts.logger,
       redact: parts.redact,
@@ -355,6 +358,7 @@ export function createServer(options: CreateServerOptions): WebDataServer {
     work,
     services: options.services ?? {},
     tools: new Map(),
+    prelisted,
     gates: [],
     closers: [],
     changed: () => changes.changed(),

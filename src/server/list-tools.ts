@@ -83,6 +83,19 @@ export function toolEntry(tool: ToolDefinition): Tool {
   return entry;
 }
 
+/**
+ * Takes `listed` as these tools' entries when it names the same tools in the same order: the
+ * build-time list (dist/tool-list.json, written by `listTools` from the same definitions in the same
+ * build), which the server answered before its tools loaded. So the loaded server lists without
+ * building any JSON Schema (zod's `toJSONSchema` of every tool was ~15 ms of a first call's wait).
+ */
+export function adoptEntries(tools: readonly ToolDefinition[], listed: readonly Tool[]): void {
+  if (tools.length !== listed.length || tools.some((tool, i) => tool.name !== listed[i]?.name)) return;
+  tools.forEach((tool, i) => {
+    if (!entries.has(tool)) entries.set(tool, listed[i] as Tool);
+  });
+}
+
 /** What `tools/list` answers for these tools, in order. */
 export function listTools(tools: Iterable<ToolDefinition>): Tool[] {
   return [...tools].map(toolEntry);

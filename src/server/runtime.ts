@@ -8,6 +8,7 @@ import type {
   CallToolRequest,
   CallToolResult,
   ReadResourceRequest,
+  Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { WebDataClient } from "../api/client.js";
 import type { ApiObserver } from "../api/observer.js";
@@ -19,7 +20,7 @@ import type { CallScope, RequestScope } from "./call-scope.js";
 import { type CallDeps, callTool, checkArguments, runCall } from "./call-tool.js";
 import { clientOptionsFrom } from "./client-options.js";
 import type { FairShare } from "./fair-share.js";
-import { listTools } from "./list-tools.js";
+import { adoptEntries, listTools } from "./list-tools.js";
 import type { Logger, ServerLogger } from "./logging.js";
 import type { OwnershipStore } from "./ownership.js";
 import { type ReadOutcome, readFor, readResourceRequest, resourceTemplates } from "./resources.js";
@@ -32,6 +33,8 @@ export interface RuntimeInput {
   observer?: ApiObserver;
   tools?: readonly ToolDefinition[];
   extensions?: readonly ServerExtension[];
+  /** The build-time list the server answered before this load, if any (./list-tools.ts `adoptEntries`). */
+  prelisted?: readonly Tool[];
   services: ToolServices;
   logger: ServerLogger;
   redact: (text: string) => string;
@@ -104,6 +107,7 @@ function callDeps(input: RuntimeInput): CallDeps {
 /** The tool set: the configured tools plus each extension's group; `set` replaces a group. */
 function toolSet(input: RuntimeInput) {
   const staticTools = input.tools ?? selectTools(input.config);
+  if (input.prelisted) adoptEntries(staticTools, input.prelisted);
   const groups = new Map<string, readonly ToolDefinition[]>();
   let listed = listTools([]);
   const rebuild = () => {

@@ -1,12 +1,14 @@
 /**
  * The loader dist/cli.js runs the stdio start path (dist/stdio.cjs) through: V8's code cache kept
- * under the cache dir, keyed by the file's content, refused caches recompiled, never a failed
+ * under the cache dir, keyed by the file's identity (a rewritten file gets a new one), refused
+ * caches recompiled, a lazily loaded `.cjs` cached alike, never a failed
  * start. On small CommonJS files of the test's own; the built server's start is
  * test/install/start-path.test.ts's.
  */
 import {
   chmodSync,
   chownSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -55,31 +57,37 @@ describe("loadCached", () => {
     first.persist();
     const written = readdirSync(join(f.cache, "code"));
     expect(written).toHaveLength(1);
-    expect(written[0]).toMatch(new RegExp(`^stdio-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`));
+    expect(written[0]).toMatch(new RegExp(`^main-[0-9a-z.]+-${process.version}-${process.arch}\\.bin$`));
 
     const second = loadCached<{ sum: number }>(file, f.cache);
     expect(second.cache).toBe("hit");
     expect(second.exports.sum).toBe(10);
   });
 
-  it("keys the cache by the file's content: a same-length change is compiled anew, not served the old code", () => {
+  it("keys the cache by the file's identity: a same-length rewrite is compiled anew, not served the old code", () => {
     const f = fixture(MODULE);
     const file = f.write();
     loadCached(file, f.cache).persist();
-    // V8 checks a cache against the source's length only; the file name has the content's hash.
+    const before = cacheFile(f.cache, file, "main");
+    // V8 checks a cache against the source's length only; the file name has the file's size,
+    // inode and modification and change times. A write in place gets a new change time (a
+    // kernel with a coarse clock may give two writes in one tick the same: write until it moves).
     const changed = MODULE.replace("a + b", "a * b");
     expect(changed.length).toBe(MODULE.length);
-    f.write(changed);
+    const ctime = () => statSync(file, { bigint: true }).ctimeNs;
+    const old = ctime();
+    do f.write(changed);
+    while (ctime() === old);
+    expect(cacheFile(f.cache, file, "main")).not.toBe(before);
     const again = loadCached<{ sum: number }>(file, f.cache);
     expect(again.cache).toBe("miss");
     expect(again.exports.sum).toBe(0);
-    expect(cacheFile(f.cache, readFileSync(file, "utf8"))).not.toBe(cacheFile(f.cache, MODULE));
   });
 
   it("a cache V8 refuses (here: junk bytes) is compiled without and written anew", () => {
     const f = fixture(MODULE);
     const file = f.write();
-    const path = cacheFile(f.cache, MODULE);
+    const path = cacheFile(f.cache, file, "main");
     mkdirSync(join(f.cache, "code"), { recursive: true });
     writeFileSync(path, Buffer.from("not a V8 code cache"));
     const refused = loadCached<{ sum: number }>(file, f.cache);
@@ -94,7 +102,7 @@ describe("loadCached", () => {
     const f = fixture(MODULE);
     const file = f.write();
     loadCached(file, f.cache).persist();
-    const path = cacheFile(f.cache, MODULE);
+    const path = cacheFile(f.cache, file, "main");
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(f.cache, "code")).mode & 0o777).toBe(0o700);
     expect(loadCached(file, f.cache).cache).toBe("hit");
@@ -117,6 +125,27 @@ describe("loadCached", () => {
     expect(loaded.exports.sum).toBe(10);
     expect(() => loaded.persist()).not.toThrow();
     expect(loadCached(file, undefined).cache).toBe("off");
+  });
+
+  it("loads a .cjs file through __import the same way, with its own cache, written by the loader's persist", async () => {
+    const f = fixture("");
+    const main = f.write('module.exports = { load: () => __import("./lazy.cjs") };');
+    const lazy = join(f.dir, "lazy.cjs");
+    writeFileSync(lazy, MODULE);
+    const first = loadCached<{ load(): Promise<{ sum: number; name: string }> }>(main, f.cache);
+    expect(await first.exports.load()).toMatchObject({ sum: 10, name: "lazy.cjs" });
+    // The same module on a second import.
+    expect(await first.exports.load()).toBe(await first.exports.load());
+    first.persist();
+    expect(
+      readdirSync(join(f.cache, "code"))
+        .map((n) => n.split("-")[0])
+        .sort(),
+    ).toEqual(["lazy", "main"]);
+    expect(existsSync(cacheFile(f.cache, lazy, "lazy"))).toBe(true);
+    const second = loadCached<{ load(): Promise<{ sum: number }> }>(main, f.cache);
+    expect(second.cache).toBe("hit");
+    expect((await second.exports.load()).sum).toBe(10);
   });
 
   it("gives the file __import, which loads an ES module relative to it", async () => {

@@ -66,5 +66,5 @@ export async function npm(args: string[], options: { cwd?: string; env?: NodeJS.
  * What the npm package and the .mcpb bundle ship besides dist/chunks/*.js (package.json `files`,
  * .mcpbignore, scripts/pack-bundle.mjs): the build's entry files and the package's own documents.
  */
-export const BUILD_FILES = ["dist/cli.js", "dist/stdio.cjs", "dist/tool-list.json"];
+export const BUILD_FILES = ["dist/cli.js", "dist/stdio.cjs", "dist/runtime.cjs", "dist/tool-list.json"];
 export const PACKAGE_DOCS = ["package.json", "README.md", "LICENSE"];

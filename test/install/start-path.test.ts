@@ -1,7 +1,8 @@
 /**
  * What the stdio server loads before it answers `initialize` and `tools/list` (issue 33): the
  * modules dist/cli.js imports statically plus dist/stdio.cjs, the server's start path as one
- * CommonJS file that dist/cli.js compiles with V8's code cache (src/cli/code-cache.ts). Read from
+ * CommonJS file that dist/cli.js compiles with V8's code cache (src/cli/code-cache.ts); then what a
+ * first call loads, dist/runtime.cjs (compiled the same way). Read from
  * the bundle itself (esbuild writes a `// node_modules/…` or `// src/…` line before each module);
  * scripts/bundle.mjs says how the path is kept small. Speed is measured by `npm run bench`, not here.
  */
@@ -105,14 +106,64 @@ describe("the stdio start path (dist/cli.js and dist/stdio.cjs, before any call)
     expect(jitless).toBeLessThan(text.indexOf("// node_modules/@modelcontextprotocol/sdk/dist/esm/types.js"));
   });
 
-  it("is one CommonJS file whose lazy parts are the ESM chunks, each loaded through __import", () => {
+  it("is one CommonJS file whose lazy parts are dist/runtime.cjs and ESM chunks, each loaded through __import", () => {
     const text = readFileSync(at("dist/stdio.cjs"), "utf8");
     expect(text).not.toMatch(/\bimport\(/);
-    const lazy = [...text.matchAll(/\b__import\("(\.\/chunks\/[^"]+)"\)/g)].map((m) => m[1]);
-    expect(lazy.some((path) => /\/runtime-[^/]+\.js$/.test(path))).toBe(true);
+    const lazy = [...text.matchAll(/\b__import\("(\.\/[^"]+)"\)/g)].map((m) => m[1]);
+    expect(lazy).toContain("./runtime.cjs");
+    for (const path of lazy) expect(path, path).toMatch(/^\.\/(runtime\.cjs|chunks\/[^/]+\.js)$/);
     for (const path of lazy) expect(existsSync(at(join("dist", path))), path).toBe(true);
     // dist/cli.js loads it by this name (src/cli.ts stdioServer).
     expect(readFileSync(at("dist/cli.js"), "utf8")).toContain('"./stdio.cjs"');
+  });
+});
+
+describe("the first call's runtime (dist/runtime.cjs)", () => {
+  const runtime = () => readFileSync(at("dist/runtime.cjs"), "utf8");
+  const bundled = (text: string) =>
+    [...text.matchAll(/^\/\/ ((?:node_modules|src)\/\S+)$/gm)].map((m) => m[1]);
+
+  it("is the tools, the API client and their checks, without undici's fetch, WebSocket, cookies, caches or mocks", () => {
+    const modules = bundled(runtime());
+    expect(modules).toContain("src/server/runtime.ts");
+    expect(modules).toContain("src/tools/extract-page.ts");
+    expect(modules).toContain("node_modules/undici/lib/dispatcher/agent.js");
+    // undici's index.js requires all of these eagerly (scripts/undici-plugin.mjs).
+    const unused = [
+      /^node_modules\/undici\/index\.js$/,
+      /^node_modules\/undici\/lib\/web\/(fetch\/index|cookies|websocket|eventsource|cache)/,
+      /^node_modules\/undici\/lib\/(mock|cache|interceptor)\//,
+      /^node_modules\/ajv/,
+      /^node_modules\/zod\/v4\/locales\/(?!en\.js)/,
+      /^src\/server\/http\//,
+      /^src\/sandbox\//,
+    ];
+    expect(modules.filter((m) => unused.some((re) => re.test(m)))).toEqual([]);
+  });
+
+  it("reads none of Node's lazy web globals as it loads (each loads Node's own undici and its WebAssembly)", () => {
+    for (const file of ["dist/stdio.cjs", "dist/runtime.cjs"]) {
+      const text = readFileSync(at(file), "utf8");
+      expect(text, file).not.toMatch(
+        /\bglobalThis\.(fetch|Headers|FormData|Request|Response|WebSocket|EventSource|MessageEvent|CloseEvent)\b/,
+      );
+    }
+  });
+
+  it("loads undici's HTTP/2 client (node:http2, node:tls) only when a connection negotiates h2", () => {
+    expect(runtime()).toMatch(/\bconnectH2 = \(client, socket\) => require_client_h2\(\)\(client, socket\)/);
+  });
+
+  it("is ASCII, like every file of the bundle (a UTF-8 file is decoded at each load)", () => {
+    const files = [
+      "dist/cli.js",
+      "dist/stdio.cjs",
+      "dist/runtime.cjs",
+      ...readdirSync(at("dist/chunks"))
+        .filter((f) => f.endsWith(".js"))
+        .map((f) => `dist/chunks/${f}`),
+    ];
+    expect(files.filter((f) => /[^\0-\x7f]/.test(readFileSync(at(f), "latin1")))).toEqual([]);
   });
 });
 
@@ -140,12 +191,12 @@ describe("the built server's code cache", () => {
         }))
       : [];
 
-  it("is written by the first start under the cache dir and reused unchanged by the next", async () => {
+  it("is written by the first start under the cache dir, for the start path and the runtime, and reused unchanged by the next", async () => {
     const first = await session();
     const written = codeFiles();
-    expect(written.map((f) => f.name)).toEqual([
-      expect.stringMatching(new RegExp(`^stdio-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`)),
-    ]);
+    const name = (file: string) =>
+      expect.stringMatching(new RegExp(`^${file}-[0-9a-z.]+-${process.version}-${process.arch}\\.bin$`));
+    expect(written.map((f) => f.name).sort()).toEqual([name("runtime"), name("stdio")]);
     const second = await session();
     // A hit writes nothing; the same tools and a working call either way.
     expect(codeFiles()).toEqual(written);
