@@ -14,7 +14,11 @@ const MAX_BATCHES = 5_000;
 
 export class BatchStore {
   /** Oldest dropped first past MAX_BATCHES (read with `peek`, so reads do not reorder). */
-  private readonly batches = new LRUCache<string, StoredBatch>({ max: MAX_BATCHES });
+  // Sized, not `max`: no 5,000 slots allocated at each sandbox's start (src/sandbox/tasks.ts).
+  private readonly batches = new LRUCache<string, StoredBatch>({
+    maxSize: MAX_BATCHES,
+    sizeCalculation: () => 1,
+  });
 
   constructor(private readonly tasks: TaskStore) {}
 
