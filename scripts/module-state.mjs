@@ -43,7 +43,8 @@ export const ALLOWED = [
   {
     file: "src/server/list-tools.ts",
     name: "entries",
-    reason: "WeakMap keyed by the tool definition: its tools/list entry, built once",
+    reason:
+      "WeakMap keyed by the tool definition: its tools/list entry, built once (or taken from the same build's build-time list)",
   },
   {
     file: "src/agents/service.ts",
