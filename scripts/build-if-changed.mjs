@@ -17,6 +17,7 @@ const INPUTS = [
   "scripts/compile.mjs",
   "scripts/bundle.mjs",
   "scripts/start-path-plugin.mjs",
+  "scripts/undici-plugin.mjs",
   "scripts/tool-list.mjs",
   "package.json",
   "package-lock.json",
