@@ -5,6 +5,9 @@
  * imported lazily so the stdio server starts fast; in stdio mode only the MCP transport writes
  * to stdout.
  */
+// First: V8's flags must be the same when a bundle is compiled with its code cache as when the
+// cache was written (V8 refuses a cache made under other flags), so this one is set before any.
+import "./api/wasm-tiering.js";
 import { existsSync } from "node:fs";
 import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";

@@ -7,7 +7,6 @@
  */
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
 import type { ProxySettings } from "./options.js";
-import "./wasm-tiering.js";
 
 export interface Timeouts {
   /** TCP (and TLS/proxy tunnel) connect. */
