@@ -99,6 +99,12 @@ describe("the stdio start path (dist/cli.js and dist/stdio.cjs, before any call)
     expect(files.length).toBeLessThanOrEqual(6);
   });
 
+  it("loads node:crypto only when the SDK's task store makes its first task id", () => {
+    const text = readFileSync(at("dist/stdio.cjs"), "utf8");
+    expect(text).not.toMatch(/= require\("node:crypto"\)/);
+    expect(text).toMatch(/randomBytes = \(size\) => .*\("node:crypto"\)\.randomBytes\(size\)/);
+  });
+
   it("sets zod jitless before the SDK's message schemas are built (src/server/zod-jitless.ts)", () => {
     const text = readFileSync(at("dist/stdio.cjs"), "utf8");
     const jitless = text.search(/\bconfig\(\{ jitless: !0 \}\)/);
