@@ -1,5 +1,6 @@
 /** Builds a task result's `data` from a fetched page and the requested formats. */
 
+import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { NodeHtmlMarkdown } from "node-html-markdown";
 import { screenshotPng } from "./screenshot.js";
@@ -22,19 +23,22 @@ export function toMarkdown(html: string): string {
   return converter.translate(html).replace(/^\s+/, "");
 }
 
-/** Pages are deterministic per URL, so their Markdown is converted once (results are re-read often). */
+/**
+ * A page's Markdown is converted once per HTML (results are re-read often, and many URLs give the
+ * same page: a demo-site path under any query string, e.g. a batch's 1,000 `/blog?item=N`). Keyed
+ * by the HTML's digest, so the memo is pure whatever the URL and holds no HTML.
+ */
 const MARKDOWN_CACHE_SIZE = 2_000;
 const markdownCache = new LRUCache<string, string>({ max: MARKDOWN_CACHE_SIZE });
 const CACHEABLE_HTML = 512 * 1024;
 
 function markdownOf(page: Extract<FetchOutcome, { ok: true }>): string {
-  const key = `${page.status} ${page.url}`;
+  if (page.html.length > CACHEABLE_HTML) return toMarkdown(page.html);
+  const key = createHash("sha256").update(page.html).digest("base64");
   const cached = markdownCache.get(key);
   if (cached !== undefined) return cached;
   const markdown = toMarkdown(page.html);
-  if (page.html.length <= CACHEABLE_HTML) {
-    markdownCache.set(key, markdown);
-  }
+  markdownCache.set(key, markdown);
   return markdown;
 }
 
