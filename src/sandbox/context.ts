@@ -12,6 +12,7 @@ import { TemplateStore } from "./lifecycle/template-store.js";
 import { RateLimiter } from "./rate-limit.js";
 import type { SiteLocation } from "./site/fetch.js";
 import { isUnreachable } from "./site/fetch.js";
+import { LargePages } from "./site/large.js";
 import { type TaskFailure, TaskStore } from "./tasks.js";
 import { Timers } from "./timers.js";
 import type { RequestLogEntry, SandboxOptions, TunableOptions } from "./types.js";
@@ -61,6 +62,8 @@ export class SandboxState {
   readonly crawls: CrawlStore = new CrawlStore(this);
   readonly research: ResearchStore = new ResearchStore(this);
   readonly generations: GenerationStore = new GenerationStore(this);
+  /** The /site/large pages built for tasks' results, kept for their next reads. */
+  readonly largePages = new LargePages();
   /** Host header values answered; set once the server listens (see loopback.ts). */
   allowedHosts = new Set<string>();
 

@@ -207,7 +207,7 @@ export class CrawlStore {
       return;
     }
     const where = this.state.location;
-    const page = fetchTarget(url, where);
+    const page = fetchTarget(url, where, this.state.largePages);
     if (!page.ok) {
       crawl.error = page.error;
       this.finish(crawl, "failed");
@@ -221,7 +221,7 @@ export class CrawlStore {
       statusCode: page.status,
       driver: "vx6",
       data: () => {
-        const again = fetchTarget(url, where);
+        const again = fetchTarget(url, where, this.state.largePages);
         return again.ok ? pageData(again, ["markdown"]) : {};
       },
     });

@@ -41,7 +41,7 @@ export function createExtractTask(state: SandboxState, input: ExtractInput, sub:
       callbackUrl: input.callback_url,
       driver: extractDriver(input),
       data: () => {
-        const page = fetchTarget(input.url, where);
+        const page = fetchTarget(input.url, where, state.largePages);
         return page.ok ? pageData(page, input.formats) : {};
       },
     },

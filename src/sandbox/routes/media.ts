@@ -20,7 +20,7 @@ function mediaOf(state: SandboxState, url: string): { type: string; bytes: Buffe
   if (/\.(png|jpe?g|gif|webp)$/.test(path)) return { type: "image/png", bytes: screenshotPng(url, path) };
   if (path.endsWith(".pdf"))
     return { type: "application/pdf", bytes: Buffer.from(`%PDF-1.4\n% ${url}\n%%EOF\n`) };
-  const page = fetchTarget(url, state.location);
+  const page = fetchTarget(url, state.location, state.largePages);
   if (page.ok) return { type: "text/html", bytes: Buffer.from(page.html) };
   return { type: "application/octet-stream", bytes: Buffer.from(`media of ${url}\n`) };
 }

@@ -4,7 +4,7 @@
  * deterministic synthetic page whose title comes from its host and path.
  */
 import { seeded } from "../hash.js";
-import { largeMegabytes, largePageHtml, largePageMarkdown } from "./large.js";
+import { type LargePages, largeMegabytes, largePage } from "./large.js";
 import { findPage, notFoundHtml, renderPage } from "./pages.js";
 
 export type FetchOutcome =
@@ -74,20 +74,11 @@ ${paragraphs.join("\n")}
 }
 
 /** `/site/large?mb=N`: a page of N megabytes, with its markdown. */
-function largeTarget(url: URL, rawUrl: string): FetchOutcome {
+function largeTarget(url: URL, rawUrl: string, built: LargePages | undefined): FetchOutcome {
   const mb = largeMegabytes(url.searchParams.get("mb"));
-  const html = largePageHtml(mb);
+  const { html, markdown } = built ? built.page(mb) : largePage(mb);
   const title = `Large page (${mb} MB)`;
-  return {
-    ok: true,
-    url: rawUrl,
-    status: 200,
-    title,
-    html,
-    links: [],
-    onSite: true,
-    markdown: largePageMarkdown(html, mb),
-  };
+  return { ok: true, url: rawUrl, status: 200, title, html, links: [], onSite: true, markdown };
 }
 
 /** `/site/slow`: the home page under another title (its slowness is the server's). */
@@ -105,7 +96,11 @@ function slowTarget(rawUrl: string, where: SiteLocation): FetchOutcome {
   };
 }
 
-export function fetchTarget(rawUrl: string, where: SiteLocation): FetchOutcome {
+/**
+ * What fetching `rawUrl` gives. `built` is the sandbox's store of large pages (built once there);
+ * without it a large page is built for this call alone.
+ */
+export function fetchTarget(rawUrl: string, where: SiteLocation, built?: LargePages): FetchOutcome {
   const url = new URL(rawUrl);
   if (isUnreachable(url)) {
     return {
@@ -120,7 +115,7 @@ export function fetchTarget(rawUrl: string, where: SiteLocation): FetchOutcome {
     const page = syntheticPage(url);
     return { ok: true, url: rawUrl, status: 200, ...page, links: linksOf(page.html, rawUrl), onSite: false };
   }
-  if (path === "/large") return largeTarget(url, rawUrl);
+  if (path === "/large") return largeTarget(url, rawUrl, built);
   if (path === "/slow") return slowTarget(rawUrl, where);
   const page = findPage(path);
   if (!page) {

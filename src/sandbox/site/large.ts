@@ -1,4 +1,5 @@
 /** The generated N-megabyte page at /site/large?mb=N, for big-result tests. */
+import { LRUCache } from "lru-cache";
 
 export const MAX_LARGE_MB = 50;
 const CHUNK = 64 * 1024;
@@ -45,4 +46,31 @@ export function largePageHtml(mb: number): string {
 export function largePageMarkdown(html: string, mb: number): string {
   const paragraphs = html.match(/<p>[^<]*<\/p>/g) ?? [];
   return `# Large page (${mb} MB)\n\n${paragraphs.map((p) => p.slice(3, -4)).join("\n\n")}\n`;
+}
+
+/** The page of `mb` megabytes and its Markdown. */
+export function largePage(mb: number): { html: string; markdown: string } {
+  const html = largePageHtml(mb);
+  return { html, markdown: largePageMarkdown(html, mb) };
+}
+
+/** How many built large pages a sandbox keeps (a 20 MB page is 40 MB with its Markdown). */
+const LARGE_PAGES_KEPT = 2;
+
+/**
+ * One sandbox's built large pages, the most recently read few: building a 20 MB page and its
+ * Markdown takes ~0.4 s of CPU, and a task's result (built on each read) is read more than once.
+ */
+export class LargePages {
+  readonly #pages = new LRUCache<number, { html: string; markdown: string }>({ max: LARGE_PAGES_KEPT });
+
+  /** The page of `mb` megabytes and its Markdown, built on first use. */
+  page(mb: number): { html: string; markdown: string } {
+    let page = this.#pages.get(mb);
+    if (!page) {
+      page = largePage(mb);
+      this.#pages.set(mb, page);
+    }
+    return page;
+  }
 }
