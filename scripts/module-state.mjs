@@ -72,6 +72,11 @@ export const ALLOWED = [
     reason: "WeakMap keyed by the schema object: its compiled ajv validator (pure memo)",
   },
   {
+    file: "src/agents/json-schema.ts",
+    name: "converted",
+    reason: "WeakMap keyed by the schema object: its zod conversion (pure memo)",
+  },
+  {
     file: "src/sandbox/formats.ts",
     name: "markdownCache",
     reason: "bounded memo of a pure function (HTML → markdown): same page, same answer",

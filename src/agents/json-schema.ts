@@ -16,13 +16,28 @@ export interface TemplateInputSchema {
 
 const permissive = () => z.record(z.string(), z.unknown());
 
+/**
+ * One conversion per schema object: a version's `input_schema` is read-only once fetched, and
+ * is checked on every run (each item of a batch) and described on every refused one.
+ */
+const converted = new WeakMap<object, TemplateInputSchema>();
+
 export function templateInputSchema(input: unknown): TemplateInputSchema {
   if (!input || typeof input !== "object" || Array.isArray(input) || Object.keys(input).length === 0) {
     return { schema: permissive(), notes: [], exact: false };
   }
+  let result = converted.get(input);
+  if (!result) {
+    result = convert(input);
+    converted.set(input, result);
+  }
+  return result;
+}
+
+function convert(input: object): TemplateInputSchema {
   try {
-    const converted = z.fromJSONSchema(withoutPatterns(input) as Parameters<typeof z.fromJSONSchema>[0]);
-    const schema = converted.superRefine((value, ctx) => checkPatterns(input, value, [], ctx));
+    const fromJson = z.fromJSONSchema(withoutPatterns(input) as Parameters<typeof z.fromJSONSchema>[0]);
+    const schema = fromJson.superRefine((value, ctx) => checkPatterns(input, value, [], ctx));
     return { schema, notes: [], exact: true };
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);

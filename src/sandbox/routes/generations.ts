@@ -20,6 +20,9 @@ import type { GenerationInput } from "../lifecycle/generations.js";
 import { type AnyRoute, NEXT, route } from "../routing.js";
 import { agentTemplateRecord, templateRecords } from "../templates/as-template.js";
 
+/** The listing's limit/offset query (one schema, built once: zod compiles each on first use). */
+const GENERATIONS_QUERY = pageQuery(250, 20);
+
 const PATCHABLE = ["/published_version_id", "/display_name", "/description"];
 
 /** What a generation request names the template (or agent) it refines, per generation. */
@@ -124,7 +127,7 @@ export const GENERATION_ROUTES: AnyRoute[] = [
     method: "GET",
     2: { path: "/v2/extract/templates" },
     handle: async (c, { state }) => {
-      const query = parseQuery(c, pageQuery(250, 20));
+      const query = parseQuery(c, GENERATIONS_QUERY);
       if (!query.ok) return query.response;
       await state.timers.sleep(state.config.catalogDelayMs);
       const { limit, offset } = query.data;

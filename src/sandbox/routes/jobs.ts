@@ -9,6 +9,9 @@ import { notFound, parseQuery } from "../http.js";
 import { artifactJsonl } from "../jobs.js";
 import type { Route } from "../routing.js";
 
+/** The listing's limit/offset query (one schema, built once: zod compiles each on first use). */
+const JOBS_QUERY = pageQuery(200, 20);
+
 const URL_LIFETIME_MS = 15 * 60_000;
 
 export const JOB_ROUTES: Route[] = [
@@ -16,7 +19,7 @@ export const JOB_ROUTES: Route[] = [
     method: "GET",
     2: { path: "/v2/jobs/:jobId/runs", specV2: true, live: live.jobRuns },
     handle: (c, { state }) => {
-      const query = parseQuery(c, pageQuery(200, 20));
+      const query = parseQuery(c, JOBS_QUERY);
       if (!query.ok) return query.response;
       const runs = state.jobs.runsOf(c.req.param("jobId") ?? "");
       if (!runs) return notFound(c, `Job '${c.req.param("jobId")}'`);

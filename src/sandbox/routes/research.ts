@@ -17,6 +17,9 @@ import { type Ctx, errorResponse, notFound, parseBody, parseQuery } from "../htt
 import { AGENT_TEMPLATES, type ResearchAgent } from "../lifecycle/research.js";
 import { type Route, route, type Shape } from "../routing.js";
 
+/** The listing's limit/offset query (one schema, built once: zod compiles each on first use). */
+const RESEARCH_QUERY = pageQuery(100, 20);
+
 /** Generation 1 names the agent's skill `domain_expertise`. */
 function v1Agent(agent: ResearchAgent) {
   const { skill, ...rest } = agent;
@@ -26,7 +29,7 @@ const v1AgentReply: Shape = (b) => v1Agent(b);
 const v1AgentPage: Shape = (b) => ({ ...b, items: b.items.map(v1Agent) });
 
 const page = <T>(c: Ctx, all: T[]) => {
-  const query = parseQuery(c, pageQuery(100, 20));
+  const query = parseQuery(c, RESEARCH_QUERY);
   if (!query.ok) return query.response;
   const { limit, offset } = query.data;
   return { items: all.slice(offset, offset + limit), limit, offset, total: all.length };

@@ -19,6 +19,9 @@ import { agentVersion } from "../templates/as-template.js";
 import { checkJsonSchema } from "../templates/json-schema.js";
 import { stripUndefined, submission } from "./extract.js";
 
+/** The listing's limit/offset query (one schema, built once: zod compiles each on first use). */
+const VERSIONS_QUERY = pageQuery(200, 20);
+
 /** A template's current version, seen as an agent so runs share the agent machinery. */
 function asAgent(version: TemplateVersion): AgentDetail {
   const m = version.metadata;
@@ -129,7 +132,7 @@ export const TEMPLATE_ROUTES: Route[] = [
     method: "GET",
     2: { path: "/v2/extract/templates/:name/versions", specV2: true, live: live.templateVersions },
     handle: (c, { state }) => {
-      const query = parseQuery(c, pageQuery(200, 20));
+      const query = parseQuery(c, VERSIONS_QUERY);
       if (!query.ok) return query.response;
       const name = c.req.param("name") ?? "";
       const agent = state.catalog.get(name);
