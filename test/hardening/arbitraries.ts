@@ -4,6 +4,7 @@
  * `invalidInput` gives arguments it must reject (unknown members among them), each tagged with why.
  */
 import fc from "fast-check";
+import { unicodeString, webUrl } from "../helpers/unicode-arbitraries.js";
 
 export interface JsonSchema {
   type?: string | string[];
@@ -48,7 +49,7 @@ const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type[0] : s.type);
 /** Strings: full unicode when the schema does not bound the length (lengths count UTF-16 units). */
 function validString(s: JsonSchema, huge = true): fc.Arbitrary<string> {
   if (s.enum) return fc.constantFrom(...(s.enum as string[]));
-  if (s.format === "uri") return fc.webUrl({ withQueryParameters: true });
+  if (s.format === "uri") return webUrl({ withQueryParameters: true });
   if (s.pattern) return fc.stringMatching(new RegExp(s.pattern));
   const minLength = s.minLength ?? 0;
   // Tools trim their strings before checking a minimum length.
@@ -59,7 +60,7 @@ function validString(s: JsonSchema, huge = true): fc.Arbitrary<string> {
   return fc
     .oneof(
       { weight: 3, arbitrary: fc.string({ unit: "grapheme", minLength, maxLength: 40 }) },
-      { weight: 1, arbitrary: fc.string({ unit: "binary", minLength, maxLength: 40 }) },
+      { weight: 1, arbitrary: unicodeString({ minLength, maxLength: 40 }) },
       // Huge but valid: an unbounded field must take it without trouble.
       ...(huge ? [{ weight: 1, arbitrary: fc.constantFrom("ü".repeat(5_000), "x".repeat(20_000)) }] : []),
     )

@@ -21,6 +21,7 @@ import { inputJsonSchema } from "../../src/server/tool-schemas.js";
 import { errorResult } from "../../src/tools/errors.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
 import type { ToolCall } from "../helpers/mcp.js";
+import { webUrl } from "../helpers/unicode-arbitraries.js";
 import { invalidInput, type JsonSchema, validInput } from "./arbitraries.js";
 import { crashLines, errorCodeOf, type Hardened, harden, secretLeaks, textOf } from "./harness.js";
 
@@ -85,7 +86,7 @@ function hooks(): void {
     );
     const mix = (a: fc.Arbitrary<unknown>, b: fc.Arbitrary<unknown>) => fc.oneof(a, b);
     hints = {
-      url: mix(fc.constantFrom(...site), fc.webUrl({ withQueryParameters: true })),
+      url: mix(fc.constantFrom(...site), webUrl({ withQueryParameters: true })),
       agent: mix(
         fc.constantFrom(...(agentNames.length ? agentNames : ["none"])),
         fc.string({ minLength: 1 }),
