@@ -37,7 +37,11 @@ const esm = await build({
   },
 });
 await chmod("dist/cli.js", 0o755);
-for (const file of Object.keys(esm.metafile.outputs)) if (file.endsWith(".js")) await asciiOnly(file);
+await Promise.all(
+  Object.keys(esm.metafile.outputs)
+    .filter((file) => file.endsWith(".js"))
+    .map(asciiOnly),
+);
 
 /** The ESM chunk esbuild made for each module a dynamic import() loads, by its source path. */
 const chunkOf = new Map(
@@ -71,10 +75,11 @@ const lazyChunks = {
     });
   },
 };
-for (const [name, entry] of [
-  ["stdio", "src/server/stdio.ts"],
-  ["runtime", "src/server/runtime.ts"],
-]) {
+// The two files build side by side (esbuild's service runs them in parallel).
+await Promise.all([bundleCjs("stdio", "src/server/stdio.ts"), bundleCjs("runtime", "src/server/runtime.ts")]);
+
+/** Builds `dist/<name>.cjs` from `entry`, its lazy imports served by the loader, ASCII only. */
+async function bundleCjs(name, entry) {
   const file = `dist/${name}.cjs`;
   const built = await build({
     ...common,
