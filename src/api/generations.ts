@@ -19,6 +19,7 @@
 
 import { LRUCache } from "lru-cache";
 import type { ApiGeneration, GenerationSetting } from "./options.js";
+import { sizedLru } from "./sized-lru.js";
 
 export type Generation = ApiGeneration;
 export type { GenerationSetting };
@@ -31,12 +32,8 @@ export type GenerationLog = (message: string) => void;
 
 /** What one base URL's clients have learnt about its generations. */
 export class GenerationMemory {
-  /**
-   * Recently used ids first kept: the least recently used are forgotten. Bounded by a size of one
-   * per id rather than `max`, which makes lru-cache allocate all 20,000 slots up front (~5 ms of a
-   * first call's wait); the same eviction.
-   */
-  readonly ids = new LRUCache<string, Generation>({ maxSize: MAX_REMEMBERED_IDS, sizeCalculation: () => 1 });
+  /** Recently used ids first kept: the least recently used are forgotten. */
+  readonly ids = sizedLru<string, Generation>(MAX_REMEMBERED_IDS);
   /** Routes whose generation-2 side answered 404/405 while generation 1 answered. */
   readonly missing = new Set<string>();
   /** Id reads where an unknown id was found on generation 1 after a 404 on generation 2. */

@@ -1,6 +1,6 @@
 /** Batches: a batch id over the ids of its tasks; progress is read from the tasks' states. */
 import { randomUUID } from "node:crypto";
-import { LRUCache } from "lru-cache";
+import { sizedLru } from "../api/sized-lru.js";
 import type { StoredTask, TaskStore } from "./tasks.js";
 
 export interface StoredBatch {
@@ -14,11 +14,7 @@ const MAX_BATCHES = 5_000;
 
 export class BatchStore {
   /** Oldest dropped first past MAX_BATCHES (read with `peek`, so reads do not reorder). */
-  // Sized, not `max`: no 5,000 slots allocated at each sandbox's start (src/sandbox/tasks.ts).
-  private readonly batches = new LRUCache<string, StoredBatch>({
-    maxSize: MAX_BATCHES,
-    sizeCalculation: () => 1,
-  });
+  private readonly batches = sizedLru<string, StoredBatch>(MAX_BATCHES);
 
   constructor(private readonly tasks: TaskStore) {}
 

@@ -4,7 +4,7 @@
  * callback get a timer. The store keeps the newest MAX_TASKS tasks.
  */
 import { randomUUID } from "node:crypto";
-import { LRUCache } from "lru-cache";
+import { sizedLru } from "../api/sized-lru.js";
 import type { CallbackSender } from "./callbacks.js";
 import type { Timers } from "./timers.js";
 
@@ -46,9 +46,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export class TaskStore {
   /** Oldest dropped first past MAX_TASKS (read with `peek`, so reads do not reorder). */
-  // A size of one per task rather than `max`, which allocates all 50,000 slots at each sandbox's
-  // start (~10 ms); the same eviction.
-  private readonly tasks = new LRUCache<string, StoredTask>({ maxSize: MAX_TASKS, sizeCalculation: () => 1 });
+  private readonly tasks = sizedLru<string, StoredTask>(MAX_TASKS);
   private seq = 0;
 
   constructor(
