@@ -10,6 +10,7 @@ import { LRUCache } from "lru-cache";
 import type { SandboxState } from "./context.js";
 import { pageData } from "./formats.js";
 import { fetchTarget, type SiteLocation, sitePath } from "./site/fetch.js";
+import type { LargePages } from "./site/large.js";
 
 export interface CrawlCallback {
   url: string;
@@ -271,11 +272,11 @@ export class CrawlStore {
 }
 
 /** Site URLs found breadth-first from `url`, up to `limit` (the map endpoint's `data.links`). */
-export function discoverLinks(url: string, limit: number, where: SiteLocation): string[] {
+export function discoverLinks(url: string, limit: number, where: SiteLocation, built: LargePages): string[] {
   const found = [normal(url)];
   const seen = new Set(found);
   for (let i = 0; i < found.length && found.length < limit; i++) {
-    const page = fetchTarget(found[i], where);
+    const page = fetchTarget(found[i], where, built);
     if (!page.ok) break;
     for (const link of page.links.map(normal)) {
       if (found.length >= limit) break;

@@ -27,7 +27,7 @@ const mapSync: Route["handle"] = async (c, { state }) => {
   const failure = state.failureFor(url, `${c.req.method} ${c.req.path}`, c.req.header(FAULT_HEADER));
   const links = failure
     ? []
-    : discoverLinks(url, limit ?? DEFAULT_MAP_LIMIT, state.location).map((link) => ({
+    : discoverLinks(url, limit ?? DEFAULT_MAP_LIMIT, state.location, state.largePages).map((link) => ({
         url: link,
         title: titleOf(link),
         description: null,
@@ -109,7 +109,7 @@ export const CRAWL_ROUTES: Route[] = [
         statusCode: 200,
         callbackUrl: callback_url,
         driver: "vx6",
-        data: () => ({ links: discoverLinks(url, limit ?? DEFAULT_MAP_LIMIT, where) }),
+        data: () => ({ links: discoverLinks(url, limit ?? DEFAULT_MAP_LIMIT, where, state.largePages) }),
       });
       return { task_id: task.id };
     },

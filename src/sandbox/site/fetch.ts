@@ -4,7 +4,7 @@
  * deterministic synthetic page whose title comes from its host and path.
  */
 import { seeded } from "../hash.js";
-import { type LargePages, largeMegabytes, largePage } from "./large.js";
+import { type LargePages, largeMegabytes } from "./large.js";
 import { findPage, notFoundHtml, renderPage } from "./pages.js";
 
 export type FetchOutcome =
@@ -74,9 +74,9 @@ ${paragraphs.join("\n")}
 }
 
 /** `/site/large?mb=N`: a page of N megabytes, with its markdown. */
-function largeTarget(url: URL, rawUrl: string, built: LargePages | undefined): FetchOutcome {
+function largeTarget(url: URL, rawUrl: string, built: LargePages): FetchOutcome {
   const mb = largeMegabytes(url.searchParams.get("mb"));
-  const { html, markdown } = built ? built.page(mb) : largePage(mb);
+  const { html, markdown } = built.page(mb);
   const title = `Large page (${mb} MB)`;
   return { ok: true, url: rawUrl, status: 200, title, html, links: [], onSite: true, markdown };
 }
@@ -96,11 +96,8 @@ function slowTarget(rawUrl: string, where: SiteLocation): FetchOutcome {
   };
 }
 
-/**
- * What fetching `rawUrl` gives. `built` is the sandbox's store of large pages (built once there);
- * without it a large page is built for this call alone.
- */
-export function fetchTarget(rawUrl: string, where: SiteLocation, built?: LargePages): FetchOutcome {
+/** What fetching `rawUrl` gives; `built` is the sandbox's large pages (each built once there). */
+export function fetchTarget(rawUrl: string, where: SiteLocation, built: LargePages): FetchOutcome {
   const url = new URL(rawUrl);
   if (isUnreachable(url)) {
     return {

@@ -48,12 +48,6 @@ export function largePageMarkdown(html: string, mb: number): string {
   return `# Large page (${mb} MB)\n\n${paragraphs.map((p) => p.slice(3, -4)).join("\n\n")}\n`;
 }
 
-/** The page of `mb` megabytes and its Markdown. */
-export function largePage(mb: number): { html: string; markdown: string } {
-  const html = largePageHtml(mb);
-  return { html, markdown: largePageMarkdown(html, mb) };
-}
-
 /** How many built large pages a sandbox keeps (a 20 MB page is 40 MB with its Markdown). */
 const LARGE_PAGES_KEPT = 2;
 
@@ -68,7 +62,8 @@ export class LargePages {
   page(mb: number): { html: string; markdown: string } {
     let page = this.#pages.get(mb);
     if (!page) {
-      page = largePage(mb);
+      const html = largePageHtml(mb);
+      page = { html, markdown: largePageMarkdown(html, mb) };
       this.#pages.set(mb, page);
     }
     return page;
