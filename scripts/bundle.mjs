@@ -1,9 +1,10 @@
 // Bundles the CLI entry into dist/cli.js so the server starts fast: Node resolves and reads one file
 // (plus lazily loaded chunks for the sandbox, HTTP and agent parts) instead of hundreds of modules.
-// The stdio server is bundled a second time, as two CommonJS files (dist/stdio.cjs, its start path,
-// and dist/runtime.cjs, its tools, loaded on first need), which dist/cli.js compiles with V8's code
-// cache (src/cli/code-cache.ts): Node 20 caches no ES module's compiled code, and that compiling was
-// most of the start-up above the SDK's own schema building, and of a first call's wait.
+// Each path the CLI takes is bundled a second time as CommonJS (dist/stdio.cjs, the stdio start path,
+// and dist/runtime.cjs, its tools, loaded on first need; dist/commands.cjs, dist/http.cjs and
+// dist/sandbox.cjs for the other commands), which dist/cli.js compiles with V8's code cache
+// (src/cli/code-cache.ts): Node 20 caches no ES module's compiled code, and that compiling was most
+// of the start-up above the SDK's own schema building, and of a first call's wait.
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import { build, transform } from "esbuild";
@@ -51,35 +52,53 @@ const chunkOf = new Map(
 );
 
 /**
- * The stdio server as CommonJS, which dist/cli.js compiles with V8's code cache (Node 20 caches no
- * ES module's compiled code): dist/stdio.cjs is src/server/stdio.ts and everything it imports
- * statically (the start path up to the build-time `tools/list`); dist/runtime.cjs is what its
- * `import("./runtime.js")` loads on the first call (or shortly after the handshake): the tools,
- * the API client, the agent catalog. Each is one file with its own cache, so the start path never
- * reads or deserialises the runtime's 1.5 MB. The rest of what they load lazily (the 2026-07-28
- * server, OpenTelemetry, the tool registry for telemetry's names) stays in the ESM chunks above.
- * Each `import()` becomes `__import("./runtime.cjs")` or `__import("./chunks/…")`, which the loader
- * serves relative to dist/ (src/cli/code-cache.ts); a dynamic import of anything else fails the
- * build, so nothing lazy is pulled onto the start path unnoticed.
+ * The CommonJS bundles dist/cli.js compiles with V8's code cache (Node 20 caches no ES module's
+ * compiled code), by name:
+ * - `stdio` is src/server/stdio.ts and everything it imports statically (the start path up to the
+ *   build-time `tools/list`); `runtime` is what its `import("./runtime.js")` loads on the first
+ *   call (or shortly after the handshake): the tools, the API client, the agent catalog. Two files,
+ *   each with its own cache, so the start path never reads or deserialises the runtime's 1.5 MB.
+ * - `commands` (`call` and `tools`, with the one-shot server and its runtime) and `http` (the
+ *   Streamable HTTP server with both revisions, its runtime, OAuth and the fleet) each hold their
+ *   whole path in one file: one copy of zod, the SDK and the tools, one cache. Their lazy imports
+ *   stay lazy: esbuild keeps them in the file, evaluated on first need.
+ * - `sandbox`: the sandbox the CLI starts in process, or as `web-data-mcp sandbox`.
+ * What `inline` leaves out is served by the loader (src/cli/code-cache.ts) relative to dist/: each
+ * `import()` becomes `__import("./runtime.cjs")` or `__import("./chunks/…")`, the ESM chunk
+ * esbuild made above (OpenTelemetry, the 2026-07-28 stdio server, the tool registry for
+ * telemetry's names). A dynamic import with neither fails the build, so nothing lazy is pulled onto
+ * a start path unnoticed.
  */
-const lazyChunks = {
-  name: "lazy-chunks",
+const RUNTIME = resolve("src/server/runtime.ts");
+const OTEL = resolve("src/telemetry/otel.ts");
+const CJS_BUNDLES = {
+  stdio: { entry: "src/server/stdio.ts", inline: () => false },
+  runtime: { entry: RUNTIME, inline: () => false },
+  commands: { entry: "src/cli/call.ts", inline: (source) => source !== OTEL },
+  http: { entry: "src/server/http/main.ts", inline: (source) => source !== OTEL },
+  sandbox: { entry: "src/sandbox/index.ts", inline: () => false },
+};
+
+/** Serves each dynamic import of a bundle: kept in the file, `./runtime.cjs` or its ESM chunk. */
+const lazyImports = (inline) => ({
+  name: "lazy-imports",
   setup(b) {
     b.onResolve({ filter: /^\./ }, (args) => {
       if (args.kind !== "dynamic-import") return undefined;
       const source = resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts"));
-      if (source === resolve("src/server/runtime.ts")) return { path: "./runtime.cjs", external: true };
+      if (inline(source)) return undefined;
+      if (source === RUNTIME) return { path: "./runtime.cjs", external: true };
       const chunk = chunkOf.get(source);
       if (!chunk) return { errors: [{ text: `bundle: no ESM chunk for the dynamic import of ${source}` }] };
       return { path: chunk, external: true };
     });
   },
-};
-// The two files build side by side (esbuild's service runs them in parallel).
-await Promise.all([bundleCjs("stdio", "src/server/stdio.ts"), bundleCjs("runtime", "src/server/runtime.ts")]);
+});
+// The files build side by side (esbuild's service runs them in parallel).
+await Promise.all(Object.entries(CJS_BUNDLES).map(([name, bundle]) => bundleCjs(name, bundle)));
 
 /** Builds `dist/<name>.cjs` from `entry`, its lazy imports served by the loader, ASCII only. */
-async function bundleCjs(name, entry) {
+async function bundleCjs(name, { entry, inline }) {
   const file = `dist/${name}.cjs`;
   const built = await build({
     ...common,
@@ -87,12 +106,12 @@ async function bundleCjs(name, entry) {
     outExtension: { ".js": ".cjs" },
     format: "cjs",
     metafile: true,
-    plugins: [lazyChunks, startPath, leanUndici],
+    plugins: [lazyImports(inline), startPath, leanUndici],
     define: { "import.meta.url": "__import_meta_url" },
     banner: { js: 'const __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
   });
-  const lazyImports = built.metafile.outputs[file].imports.filter((i) => i.kind === "dynamic-import");
-  if (name === "stdio" && !lazyImports.some((i) => i.path === "./runtime.cjs"))
+  const dynamicImports = built.metafile.outputs[file].imports.filter((i) => i.kind === "dynamic-import");
+  if (name === "stdio" && !dynamicImports.some((i) => i.path === "./runtime.cjs"))
     throw new Error("bundle: dist/stdio.cjs does not load dist/runtime.cjs");
   const lazy = /\bimport\("(\.\/(?:chunks\/[^"]+|runtime\.cjs))"\)/g;
   // Same length per line but for the two added letters (the source map's columns shift by two there).

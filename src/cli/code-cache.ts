@@ -65,7 +65,11 @@ export function cacheFile(dir: string, file: string | number, name = "stdio"): s
  * `file`, an ES module, or a `.cjs` bundle the same way as this one (scripts/bundle.mjs turns its
  * lazy `import()`s into it).
  */
-export function loadCached<T>(file: string, cacheDir: string | undefined): CachedModule<T> {
+export function loadCached<T>(
+  file: string,
+  cacheDir: string | undefined,
+  bundles: Map<string, CachedModule<unknown>> = new Map(),
+): CachedModule<T> {
   const name = basename(file).replace(/\.c?js$/, "");
   let source: string;
   let cachePath: string | undefined;
@@ -86,14 +90,14 @@ export function loadCached<T>(file: string, cacheDir: string | undefined): Cache
   const cache: CacheState = !cachePath ? "off" : cachedData && !script.cachedDataRejected ? "hit" : "miss";
   let persisted = false;
   const base = pathToFileURL(file);
-  const bundles = new Map<string, CachedModule<unknown>>();
+  // One instance of each bundle however many bundles load it (like require's cache).
   const load = async (specifier: string) => {
     const url = new URL(specifier, base);
     if (!specifier.endsWith(".cjs")) return import(url.href);
     const path = fileURLToPath(url);
     let loaded = bundles.get(path);
     if (!loaded) {
-      loaded = loadCached(path, cacheDir);
+      loaded = loadCached(path, cacheDir, bundles);
       bundles.set(path, loaded);
     }
     return loaded.exports;
@@ -111,9 +115,10 @@ export function loadCached<T>(file: string, cacheDir: string | undefined): Cache
     exports: module.exports,
     cache,
     persist: () => {
-      for (const bundle of bundles.values()) bundle.persist();
-      if (cache !== "miss" || persisted) return;
+      if (persisted) return;
       persisted = true;
+      for (const bundle of bundles.values()) bundle.persist();
+      if (cache !== "miss") return;
       writeCache(cachePath as string, name, script);
     },
   };
