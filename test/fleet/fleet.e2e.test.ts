@@ -31,6 +31,13 @@ const WAIT_MS = 15_000;
  * on a 2-core machine under a load of 30).
  */
 const CONCURRENT_CALLS = 150;
+/**
+ * The pause between two reads of a state the test waits for (a task's `get_task`, the sandbox's
+ * request log). `get_task` reads the state once and answers, it does not wait: without a pause
+ * the loops sent 430 calls through nginx, a replica and the sandbox, and the log was fetched 460
+ * times (all of it, each time) in one run, a quarter of the file's CPU.
+ */
+const READ_PAUSE_MS = 200;
 let sandbox: RemoteSandbox;
 let fleet: Fleet;
 
@@ -108,11 +115,15 @@ describe("fleet: any replica serves any request (item 2)", () => {
       await sandbox.configure({ taskLatencyMs: 300 });
       const s = r.structuredContent as { status: string; task_id: string };
       expect(s.status, textOf(r)).toBe("pending");
-      for (;;) {
-        const next = await c.client.callTool({ name: "get_task", arguments: { task_id: s.task_id } });
-        expect(next.isError, textOf(next)).toBeFalsy();
-        if ((next.structuredContent as { status: string }).status === "done") break;
-      }
+      await until(
+        async () => {
+          const next = await c.client.callTool({ name: "get_task", arguments: { task_id: s.task_id } });
+          expect(next.isError, textOf(next)).toBeFalsy();
+          return next.structuredContent as { status: string };
+        },
+        (next) => next.status === "done",
+        READ_PAUSE_MS,
+      );
     } finally {
       await sandbox.configure({ taskLatencyMs: 300 });
       await c.close();
@@ -202,12 +213,11 @@ describe("fleet: a cancel stops the work wherever it runs (item 4)", () => {
       );
       // The work on replica A polls its upstream task (submitted with 120 s of latency, fixed at
       // submission): wait for the first poll to learn its path.
-      let taskPath: string | undefined;
-      while (!taskPath) {
-        taskPath = (await sandbox.requests())
+      const firstPoll = async () =>
+        (await sandbox.requests())
           .slice(seen)
           .find((r) => r.method === "GET" && /^\/v[12]\/tasks\/[^/]+$/.test(r.path))?.path;
-      }
+      const taskPath = (await until(firstPoll, (path) => path !== undefined, READ_PAUSE_MS)) as string;
       const cancelled = await rpc(b.url, sessionId, "tasks/cancel", { taskId: created.task.taskId });
       expect(cancelled.error, JSON.stringify(cancelled)).toBeUndefined();
       const got = await rpc(c.url, sessionId, "tasks/get", { taskId: created.task.taskId });
@@ -350,11 +360,15 @@ describe("fleet: losing a replica mid-call (item 7)", () => {
         resume: { tool: "get_task", arguments: { task_id: handle.id } },
       });
       await sandbox.configure({ taskLatencyMs: 300 });
-      for (;;) {
-        const r = await c.client.callTool({ name: "get_task", arguments: { task_id: handle.id } });
-        expect(r.isError, textOf(r)).toBeFalsy();
-        if ((r.structuredContent as { status: string }).status === "done") break;
-      }
+      await until(
+        async () => {
+          const r = await c.client.callTool({ name: "get_task", arguments: { task_id: handle.id } });
+          expect(r.isError, textOf(r)).toBeFalsy();
+          return r.structuredContent as { status: string };
+        },
+        (r) => r.status === "done",
+        READ_PAUSE_MS,
+      );
       // Nothing the API had accepted was submitted again.
       expect(await submissions()).toBe(submittedBefore);
       expect(handle.kind).toBe("task");
