@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll } from "vitest";
+import { stopShellSandbox } from "../../src/cli/shell-sandbox.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 import { SHARED_CODE_CACHE } from "../setup/shared-code-cache.js";
 import { type ProcessRun, runProcess } from "./process.js";
@@ -196,7 +197,7 @@ export type CliRun = ProcessRun;
 /**
  * Runs `node dist/cli.js ARGS` to completion without blocking the test's event loop (its sandbox).
  * A `call --sandbox` without a WEBDATA_CACHE_DIR of the test's gets a temporary one, and the shell
- * sandbox it starts there is stopped afterwards.
+ * sandbox it starts there is stopped afterwards (`stopShellSandbox`, what `sandbox --stop` runs).
  */
 export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   assertBuilt();
@@ -207,7 +208,9 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   try {
     return await run(args);
   } finally {
-    if (shell) await run(["sandbox", "--stop"]);
+    // What `sandbox --stop` runs, in this process: a Node start less per call (the command itself
+    // is test/cli/shell-sandbox.test.ts's); nothing when the call started no shell sandbox.
+    if (shell) await stopShellSandbox(cache.env.WEBDATA_CACHE_DIR);
     cache.remove();
   }
 }
