@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { stopShellSandbox } from "../../src/cli/shell-sandbox.js";
 import { runCli, until } from "../helpers/mcp.js";
 
 const cache = mkdtempSync(join(tmpdir(), "webdata-shell-sandbox-"));
@@ -16,7 +17,8 @@ const stateFile = join(cache, "shell-sandbox.json");
 const structured = (stdout: string) => JSON.parse(stdout.slice(stdout.lastIndexOf("\n{\n") + 1));
 
 afterAll(async () => {
-  await runCli(["sandbox", "--stop"], env);
+  // A shell sandbox a failed test left running (the command itself is tested below).
+  await stopShellSandbox(cache);
   rmSync(cache, { recursive: true, force: true });
 });
 
