@@ -72,7 +72,8 @@ export function linkSharedCodeCache(cacheDir: string): void {
  * A fresh WEBDATA_CACHE_DIR under the temp dir for a server started by these helpers, so the agent
  * catalog cache never lands in ~/.cache; `remove` deletes it. Its `code/` is the run's shared code
  * cache (`linkSharedCodeCache`). Not made when the test passes its own, nor for `--sandbox` (which
- * keeps no disk cache unless WEBDATA_CACHE_DIR asks for one).
+ * keeps no catalog cache unless WEBDATA_CACHE_DIR asks for one; its code cache then goes to the
+ * default cache dir).
  */
 export function testCacheDir(
   env: Record<string, string> = {},
