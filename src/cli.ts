@@ -21,17 +21,6 @@ import { cacheDirOf, loadConfig, processEnvironment } from "./config.js";
 
 const COMMANDS = ["sandbox", "tools", "call"];
 
-/**
- * A fresh key for the in-process sandbox. Its letters never occur in hex ids, so redaction of
- * key fragments cannot touch task ids, and no five of them in a row spell a word.
- */
-function demoKey(): string {
-  const alphabet = "ghjkmnpqrstvwxzGHJKMNPQRSTVWXZ";
-  let key = "";
-  for (let i = 0; i < 24; i++) key += alphabet[Math.floor(Math.random() * alphabet.length)];
-  return key;
-}
-
 const note = (line: string) => process.stderr.write(`web-data-mcp: ${line}\n`);
 
 function fail(message: string, code = 2): never {
@@ -81,6 +70,7 @@ async function resolveConfig(
     return { config: sandboxed, stop: async () => {} };
   }
   const { startSandbox } = await bundled("sandbox", config.cacheDir, () => import("./sandbox/index.js"));
+  const { sandboxKey } = await import("./cli/sandbox-key.js");
   const sandbox = await startSandbox({
     legacyAuth: config.legacyAuth,
     allowCallbacks: values["allow-callbacks"],
@@ -90,7 +80,7 @@ async function resolveConfig(
       ...config,
       baseUrl: sandbox.url,
       legacyBaseUrl: sandbox.legacyUrl,
-      apiKey: config.apiKey || demoKey(),
+      apiKey: config.apiKey || sandboxKey(),
     },
     stop: () => sandbox.close(),
   };

@@ -1,6 +1,8 @@
 /**
  * Secret redaction, the one rule everywhere: every run of more than 4 characters of a secret, or
- * of its base64, base64url, hex or URL-encoded form, is replaced. Every message the client builds passes through a `Redactor` holding the API key and
+ * of its base64, base64url or URL-encoded form, is replaced, and of its hex form every run of more
+ * than 9 (the same 5 bytes of the secret: two hex digits a byte). With 5 there, any key's hex form
+ * shared a run with about one hex id in 1,200 (task ids, UUIDs, digests), which came back cut. Every message the client builds passes through a `Redactor` holding the API key and
  * the legacy credential; the server redacts tool results and log lines with `makeRedactor`.
  */
 
@@ -15,21 +17,28 @@ export function redact(text: string, secrets: readonly string[]): string {
 
 /** The shortest run of a secret that is replaced (runs of MAX_VISIBLE characters may remain). */
 const WINDOW = MAX_VISIBLE + 1;
+/** The same for a secret's hex form: as many bytes of the secret, two digits each. */
+const HEX_WINDOW = 2 * WINDOW;
 
 export type Redact = (text: string) => string;
 
 /** Leading and trailing characters of a base64 form that also hold bits of the bytes around it. */
 const BASE64_EDGE = 4;
 
+/** A secret's hex form in either case (redacted from runs of HEX_WINDOW characters). */
+export function hexForms(secret: string): string[] {
+  const hex = Buffer.from(secret, "utf8").toString("hex");
+  return [hex, hex.toUpperCase()];
+}
+
 /**
- * The forms a secret travels in besides itself: hex (either case), URL-encoded, and base64 and
- * base64url at each of the three byte alignments it can have inside a larger encoded value (a
+ * The forms a secret travels in besides itself and its hex (`hexForms`): URL-encoded, and base64
+ * and base64url at each of the three byte alignments it can have inside a larger encoded value (a
  * Basic credential, a token), without the edge characters an alignment shares with its neighbours.
  */
 export function encodedForms(secret: string): string[] {
   const bytes = Buffer.from(secret, "utf8");
-  const hex = bytes.toString("hex");
-  const forms = [hex, hex.toUpperCase(), encodeURIComponent(secret)];
+  const forms = [encodeURIComponent(secret)];
   for (let offset = 0; offset < 3; offset++) {
     const shifted = Buffer.concat([Buffer.alloc(offset), bytes]);
     for (const encoding of ["base64", "base64url"] as const) {
@@ -40,21 +49,28 @@ export function encodedForms(secret: string): string[] {
   return forms.filter((f) => f !== secret);
 }
 
-/**
- * The redactor of a set of secrets, made once and applied to many strings. It looks a 5-character
- * window up only where 5 characters in a row all occur in a secret.
- */
+/** The redactor of a set of secrets, made once and applied to many strings. */
 export function makeRedactor(secrets: readonly string[]): Redact {
   const plain = secrets.filter((s) => s.length >= WINDOW);
-  const usable = [...new Set([...plain, ...plain.flatMap(encodedForms)])].filter((s) => s.length >= WINDOW);
+  const texts = scanner([...plain, ...plain.flatMap(encodedForms)], WINDOW);
+  const hex = scanner(plain.flatMap(hexForms), HEX_WINDOW);
+  return (text) => hex(texts(text));
+}
+
+/**
+ * Replaces every run of `window` or more characters of any of `forms`. It looks a window up only
+ * where `window` characters in a row all occur in a form.
+ */
+function scanner(forms: readonly string[], window: number): Redact {
+  const usable = [...new Set(forms)].filter((s) => s.length >= window);
   if (usable.length === 0) return (text) => text;
   const grams = new Set<string>();
   let top = 0;
   for (const s of usable) {
-    for (let i = 0; i + WINDOW <= s.length; i++) grams.add(s.slice(i, i + WINDOW));
+    for (let i = 0; i + window <= s.length; i++) grams.add(s.slice(i, i + window));
     for (let i = 0; i < s.length; i++) top = Math.max(top, s.charCodeAt(i));
   }
-  // Only a run of WINDOW characters that all occur in a secret can hold a fragment. A table of
+  // Only a run of window characters that all occur in a secret can hold a fragment. A table of
   // those characters (by UTF-16 code unit) finds such runs in one pass with no allocation, about
   // three times faster than a regular expression of the same class (per call, a tool result's
   // redaction: docs/benchmarks.md, issue 33); windows are looked up only inside a run.
@@ -66,9 +82,9 @@ export function makeRedactor(secrets: readonly string[]): Redact {
     runEnd: number,
     done: { out: string; last: number },
   ) => {
-    for (let i = runStart; i + WINDOW <= runEnd; i++) {
-      if (!grams.has(text.slice(i, i + WINDOW))) continue;
-      let end = i + WINDOW;
+    for (let i = runStart; i + window <= runEnd; i++) {
+      if (!grams.has(text.slice(i, i + window))) continue;
+      let end = i + window;
       while (end < runEnd && usable.some((s) => s.includes(text.slice(i, end + 1)))) end += 1;
       done.out += text.slice(done.last, i) + REDACTED;
       done.last = end;
@@ -77,13 +93,13 @@ export function makeRedactor(secrets: readonly string[]): Redact {
   };
   return (text) => {
     const length = text.length;
-    if (length < WINDOW) return text;
+    if (length < window) return text;
     let done: { out: string; last: number } | undefined;
     let runStart = 0;
     for (let i = 0; i <= length; i++) {
       const c = i < length ? text.charCodeAt(i) : -1;
       if (c >= 0 && c <= top && inSecret[c] === 1) continue;
-      if (i - runStart >= WINDOW) {
+      if (i - runStart >= window) {
         done ??= { out: "", last: 0 };
         replaceFrom(text, runStart, i, done);
       }

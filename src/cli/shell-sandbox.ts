@@ -9,12 +9,12 @@
  * planted file can neither make `--stop` kill another process nor send a call elsewhere.
  */
 import { execFile, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { lstat, readFile, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../agents/cache-files.js";
 import { defaultCacheDir } from "../config.js";
+import { sandboxKey } from "./sandbox-key.js";
 
 export const SHELL_SANDBOX_IDLE_S = 15 * 60;
 const STATE_NAME = "shell-sandbox.json";
@@ -119,7 +119,7 @@ export async function shellSandbox(
   const known = await readState(file);
   if (known && !(await distrust(file, known)) && (await answers(known))) return { ...known, started: false };
 
-  const key = `sbx_${randomBytes(12).toString("hex")}`;
+  const key = sandboxKey("sbx_");
   const child = spawn(
     process.execPath,
     [

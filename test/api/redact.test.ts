@@ -1,12 +1,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodedForms, makeRedactor, REDACTED, Redactor, redact, redactDeep } from "../../src/api/redact.js";
+import {
+  encodedForms,
+  hexForms,
+  makeRedactor,
+  REDACTED,
+  Redactor,
+  redact,
+  redactDeep,
+} from "../../src/api/redact.js";
 
 const KEY = "wd_live_4f9a8b7c6d5e4f3a2b1c";
 
 /** True when some run of more than 4 characters of `secret` appears in `text`. */
-function leaks(text: string, secret: string): boolean {
-  for (let i = 0; i + 5 <= secret.length; i++) if (text.includes(secret.slice(i, i + 5))) return true;
+/** Whether `text` holds a run of `window` characters of `secret` (5; 10 of a hex form: 5 bytes). */
+function leaks(text: string, secret: string, window = 5): boolean {
+  for (let i = 0; i + window <= secret.length; i++)
+    if (text.includes(secret.slice(i, i + window))) return true;
   return false;
 }
 
@@ -70,12 +80,22 @@ describe("encoded forms of a secret (issue 23)", () => {
     ["Basic credential", Buffer.from(`user:${secret}`).toString("base64")],
   ];
 
-  it.each(forms)("redacts the %s form", (_name, encoded) => {
+  it.each(forms)("redacts the %s form", (name, encoded) => {
     const out = redactor(`header: ${encoded} end`);
     expect(out).toContain(REDACTED);
-    // No run of 5 characters of the encoded form is left, but at its ends (where an encoding
-    // mixes in the bytes around the secret).
-    for (let i = 4; i + 9 <= encoded.length; i++) expect(out).not.toContain(encoded.slice(i, i + 5));
+    // No run of 5 characters of the encoded form is left (of a hex form, 10: the same 5 bytes),
+    // but at its ends (where an encoding mixes in the bytes around the secret).
+    const window = /^hex$/i.test(name) ? 10 : 5;
+    for (let i = 4; i + 4 + window <= encoded.length; i++)
+      expect(out).not.toContain(encoded.slice(i, i + window));
+  });
+
+  it("leaves every hex id whole: a hex form is redacted from 10 digits on (5 bytes of the secret)", () => {
+    const hex = bytes.toString("hex");
+    // Nine digits of the key's hex inside an id: kept (it was cut when hex runs of 5 counted).
+    const id = `${hex.slice(6, 15)}-4e2a-9c1b-0d3f5a7b8c9e`;
+    expect(redactor(`task ${id}`)).toBe(`task ${id}`);
+    expect(redactor(`task ${hex.slice(6, 16)}`)).toBe(`task ${REDACTED}`);
   });
 
   it("leaves unrelated base64 and hex alone", () => {
@@ -89,6 +109,7 @@ describe("the redactor's scan (issue 33: one pass over a table of the secrets' c
   const secret = "wdk_Enc0dedQZXJVK/+?&=WPRT";
   const redactor = makeRedactor([secret]);
   const forms = [secret, ...encodedForms(secret)];
+  const hexes = hexForms(secret);
 
   it("redacts a fragment at the very start and the very end of the text, and a text that is only the key", () => {
     expect(redactor(`${secret.slice(0, 6)} tail`)).toBe(`${REDACTED} tail`);
@@ -102,13 +123,14 @@ describe("the redactor's scan (issue 33: one pass over a table of the secrets' c
       `${secret.slice(0, 6)}${secret.slice(10, 16)} ${secret.slice(3, 9)}\u00e9${secret.slice(12)}`,
     );
     for (const form of forms) expect(leaks(out, form)).toBe(false);
+    for (const form of hexes) expect(leaks(out, form, 10)).toBe(false);
   });
 
   it("leaves no run of 5 characters of any form in random text built from pieces of them", () => {
     const piece = fc.oneof(
       fc.string({ maxLength: 8 }),
       fc
-        .tuple(fc.constantFrom(...forms), fc.nat(), fc.nat())
+        .tuple(fc.constantFrom(...forms, ...hexes), fc.nat(), fc.nat())
         .map(([form, a, b]) => form.slice(a % form.length, (a % form.length) + (b % (form.length + 1)))),
     );
     fc.assert(
@@ -116,8 +138,10 @@ describe("the redactor's scan (issue 33: one pass over a table of the secrets' c
         const text = pieces.join("");
         const out = redactor(text);
         for (const form of forms) expect(leaks(out, form)).toBe(false);
+        for (const form of hexes) expect(leaks(out, form, 10)).toBe(false);
         // Nothing is touched where no fragment was.
-        if (!forms.some((form) => leaks(text, form))) expect(out).toBe(text);
+        if (!forms.some((form) => leaks(text, form)) && !hexes.some((form) => leaks(text, form, 10)))
+          expect(out).toBe(text);
       }),
       { numRuns: 2_000 },
     );
