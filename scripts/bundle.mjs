@@ -106,44 +106,53 @@ async function bundleCjs(name, { entry, inline }) {
     outExtension: { ".js": ".cjs" },
     format: "cjs",
     metafile: true,
+    write: false,
+    // An `import(expression)` left in a bundle is one the loader cannot serve: fail the build.
+    logOverride: { "unsupported-dynamic-import": "error" },
     plugins: [lazyImports(inline), startPath, leanUndici],
     define: { "import.meta.url": "__import_meta_url" },
     banner: { js: 'const __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
   });
+  // Every other dynamic import left is external: a lazy part the loader serves, or the build fails.
   const dynamicImports = built.metafile.outputs[file].imports.filter((i) => i.kind === "dynamic-import");
+  const unserved = dynamicImports.find((i) => !/^\.\/(chunks\/[^/]+\.js|runtime\.cjs)$/.test(i.path));
+  if (unserved) throw new Error(`bundle: ${file} has an import("${unserved.path}") the loader cannot serve`);
   if (name === "stdio" && !dynamicImports.some((i) => i.path === "./runtime.cjs"))
     throw new Error("bundle: dist/stdio.cjs does not load dist/runtime.cjs");
   const lazy = /\bimport\("(\.\/(?:chunks\/[^"]+|runtime\.cjs))"\)/g;
-  // Same length per line but for the two added letters (the source map's columns shift by two there).
-  const cjs = (await readFile(file, "utf8")).replace(lazy, '__import("$1")');
-  // Checked on the code without its comments (undici's JSDoc names `import('…')` types).
-  if (/\bimport\(/.test((await transform(cjs, { minifyWhitespace: true, format: "cjs" })).code))
-    throw new Error(`bundle: ${file} has an import() the loader cannot serve`);
-  await writeFile(file, cjs);
-  await asciiOnly(file);
+  await Promise.all(
+    built.outputFiles.map(async (out) => {
+      if (!out.path.endsWith(".cjs")) return writeFile(out.path, out.contents);
+      // Same length per line but for the two added letters (the source map's columns shift by two there).
+      const cjs = out.text.replace(lazy, '__import("$1")');
+      await writeFile(out.path, await asciiText(cjs, "cjs", file));
+    }),
+  );
 }
 
 /**
- * Rewrites `file` as ASCII only: esbuild escapes every non-ASCII character of the code (its default
+ * Rewrites `file` as ASCII only (`asciiText`).
+ */
+async function asciiOnly(file) {
+  const text = await readFile(file, "utf8");
+  const ascii = await asciiText(text, file.endsWith(".cjs") ? "cjs" : "esm", file);
+  if (ascii !== text) await writeFile(file, ascii);
+}
+
+/**
+ * `text` as ASCII only: esbuild escapes every non-ASCII character of the code (its default
  * charset) but copies comments as they are, and one `’` in a comment makes the whole file UTF-8 to
  * decode and a two-byte string for V8 (the loader read 307 kB of dist/stdio.cjs in 5 ms, an ASCII
  * file in under 1 ms; Node's ES module loader decodes each chunk alike). Each such character
  * becomes its `\u` escape, which means the same in a comment, a string or a regular expression;
- * checked by comparing both files' code (whitespace minified, so without comments) as esbuild reads it.
+ * checked by comparing both texts' code (whitespace minified, so without comments) as esbuild reads it.
  */
-async function asciiOnly(file) {
-  const text = await readFile(file, "utf8");
-  if (!/[^\0-\x7f]/.test(text)) return;
+async function asciiText(text, format, file) {
+  if (!/[^\0-\x7f]/.test(text)) return text;
   const escaped = text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   const code = async (source) =>
-    (
-      await transform(source, {
-        minifyWhitespace: true,
-        charset: "ascii",
-        format: file.endsWith(".cjs") ? "cjs" : "esm",
-      })
-    ).code;
+    (await transform(source, { minifyWhitespace: true, charset: "ascii", format })).code;
   if ((await code(text)) !== (await code(escaped)))
     throw new Error(`bundle: ${file} has a non-ASCII character whose escape changes the code`);
-  await writeFile(file, escaped);
+  return escaped;
 }

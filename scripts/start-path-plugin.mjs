@@ -35,11 +35,21 @@ const EAGER_CRYPTO = /^import \{ randomBytes \} from 'node:crypto';$/m;
 const LAZY_CRYPTO =
   "import { createRequire as __cryptoRequire } from 'node:module';\nconst randomBytes = (size) => __cryptoRequire(import.meta.url)('node:crypto').randomBytes(size);";
 
+/**
+ * The rewritten text of a file by its path, made once per build process: scripts/bundle.mjs runs
+ * several builds side by side (each parses the SDK's types.js with TypeScript otherwise).
+ */
+const rewritten = new Map();
+const once = (path, make) => {
+  if (!rewritten.has(path)) rewritten.set(path, make());
+  return rewritten.get(path);
+};
+
 export const startPath = {
   name: "start-path",
   setup(b) {
     b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]types\.js$/ }, async (args) => ({
-      contents: pureSchemas(await readFile(args.path, "utf8"), args.path),
+      contents: await once(args.path, async () => pureSchemas(await readFile(args.path, "utf8"), args.path)),
       loader: "js",
     }));
     b.onLoad(
@@ -52,7 +62,7 @@ export const startPath = {
       },
     );
     b.onLoad({ filter: /zod[\\/]v4[\\/]classic[\\/]from-json-schema\.js$/ }, async (args) => ({
-      contents: await namedMembers(await readFile(args.path, "utf8"), args.path),
+      contents: await once(args.path, async () => namedMembers(await readFile(args.path, "utf8"), args.path)),
       loader: "js",
     }));
     b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
