@@ -11,12 +11,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const STAMP = join(root, "dist/.build-inputs");
-const OUTPUTS = [
-  "dist/cli.js",
-  ...["stdio", "runtime", "commands", "http", "sandbox"].map((name) => `dist/${name}.cjs`),
-  "dist/demo.js",
-  "dist/tool-list.json",
-];
+const OUTPUTS = ["dist/cli.js", "dist/stdio.cjs", "dist/runtime.cjs", "dist/demo.js", "dist/tool-list.json"];
 const INPUTS = [
   "src",
   "scripts/compile.mjs",

@@ -13,7 +13,7 @@ import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";
 import { HELP, parseCommandLine, parsePort, UsageError, type Values } from "./cli/args.js";
 import { loadCached } from "./cli/code-cache.js";
-import { cacheDirOf, loadConfig, processEnvironment } from "./config.js";
+import { loadConfig, processEnvironment } from "./config.js";
 
 // Node 22.1 and later keep the compiled code of the chunks loaded from here on disk (in the OS temp
 // folder, or NODE_COMPILE_CACHE), so later starts skip most of the compiling; Node 20 has no such cache.
@@ -69,7 +69,7 @@ async function resolveConfig(
     };
     return { config: sandboxed, stop: async () => {} };
   }
-  const { startSandbox } = await bundled("sandbox", config.cacheDir, () => import("./sandbox/index.js"));
+  const { startSandbox } = await import("./sandbox/index.js");
   const { sandboxKey } = await import("./cli/sandbox-key.js");
   const sandbox = await startSandbox({
     legacyAuth: config.legacyAuth,
@@ -93,7 +93,7 @@ async function sandboxCommand(values: Values, env: NodeJS.ProcessEnv): Promise<v
     note(await stopShellSandbox(config.cacheDir));
     return;
   }
-  const { runSandboxCommand } = await bundled("sandbox", config.cacheDir, () => import("./sandbox/index.js"));
+  const { runSandboxCommand } = await import("./sandbox/index.js");
   const key = values.key ?? config.sandboxKey;
   const dialect = values.dialect ?? "spec";
   if (dialect !== "spec" && dialect !== "live") {
@@ -123,7 +123,7 @@ async function sandboxCommand(values: Values, env: NodeJS.ProcessEnv): Promise<v
 async function main(env: NodeJS.ProcessEnv): Promise<void> {
   const { values, positionals } = parseCommandLine(process.argv.slice(2));
   const [command, ...rest] = positionals;
-  if (await answeredAlone(values, command, rest, env)) return;
+  if (await answeredAlone(values, command, rest)) return;
   if (command === "sandbox") return sandboxCommand(values, env);
   if (command === "tools") return toolsCommand(values, env);
   if (command === "call") return callCommand(values, env, rest);
@@ -134,14 +134,9 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
  * `--help` (of the CLI or of one tool), `--version` and an unknown command: answered without any
  * configuration. True when answered.
  */
-async function answeredAlone(
-  values: Values,
-  command: string | undefined,
-  rest: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<boolean> {
+async function answeredAlone(values: Values, command: string | undefined, rest: string[]): Promise<boolean> {
   if (command === "call" && values.help && rest[0] !== undefined) {
-    const { toolHelp } = await commands(cacheDirOf(env, values["cache-dir"]));
+    const { toolHelp } = await import("./cli/call.js");
     process.stdout.write(`${toolHelp(rest[0])}\n`);
     return true;
   }
@@ -163,21 +158,17 @@ async function answeredAlone(
   return false;
 }
 
-/** The `call` and `tools` commands (with the one-shot server and the tools in the same file). */
-const commands = (cacheDir: string | undefined) =>
-  bundled("commands", cacheDir, () => import("./cli/call.js"));
-
 /** `tools`: the registry's list without a key, else the server's own (agent tools included). */
 async function toolsCommand(values: Values, env: NodeJS.ProcessEnv): Promise<void> {
   const { config, stop } = await resolveConfig(values, env, { keyless: !values.sandbox });
   if (!config.apiKey) {
-    const { registryToolsText } = await commands(config.cacheDir);
+    const { registryToolsText } = await import("./cli/call.js");
     process.stdout.write(`${registryToolsText(config)}\n`);
     if (config.agentTools.length > 0) note("agent_<name> tools are listed once WEBDATA_API_KEY is set");
     return;
   }
-  const { serverToolsText } = await commands(config.cacheDir);
-  const text = await serverToolsText(config).finally(stop);
+  const { listToolsText } = await import("./server/one-shot.js");
+  const text = await listToolsText(config).finally(stop);
   process.stdout.write(`${text}\n`);
 }
 
@@ -185,7 +176,7 @@ async function toolsCommand(values: Values, env: NodeJS.ProcessEnv): Promise<voi
 async function callCommand(values: Values, env: NodeJS.ProcessEnv, rest: string[]): Promise<void> {
   if (rest.length === 0)
     throw new UsageError("call needs a tool name: call TOOL [JSON] (list them: web-data-mcp tools)");
-  const { checkToolName, parseCallArgs, runCall } = await commands(cacheDirOf(env, values["cache-dir"]));
+  const { checkToolName, parseCallArgs, runCall } = await import("./cli/call.js");
   checkToolName(rest[0]);
   const args = parseCallArgs(rest[0], rest[1]);
   const { config, stop } = await resolveConfig(values, env, { shared: true });
@@ -204,33 +195,19 @@ async function serveCommand(values: Values, env: NodeJS.ProcessEnv): Promise<voi
       `waiting for an MCP client on stdin (this is the stdio server${config.sandbox ? " on the sandbox" : ""}; Ctrl-C quits). To try a tool from the shell: web-data-mcp call serp_search --help`,
     );
   }
-  const { runStdio } = await bundled("stdio", config.cacheDir, () => import("./server/stdio.js"));
+  const { runStdio } = await stdioServer(config.cacheDir);
   await runStdio(config, stop);
 }
 
 /**
- * The bundle `dist/<name>.cjs` (scripts/bundle.mjs) compiled with V8's code cache under `cacheDir`
- * (./cli/code-cache.ts), or the ES module `fallback` loads when that file is not there (running
- * from sources). Node 20 caches no ES module's compiled code: compiling was most of a command's
- * CPU above its own work. `persist` writes the cache after a miss (once; a no-op for the fallback).
+ * The stdio server: dist/stdio.cjs compiled with V8's code cache (./cli/code-cache.ts), or the
+ * ES module when that file is not there (running from sources).
  */
-async function loadBundle<T>(
-  name: string,
-  cacheDir: string | undefined,
-  fallback: () => Promise<T>,
-): Promise<{ exports: T; persist: () => void }> {
-  const file = fileURLToPath(new URL(`./${name}.cjs`, import.meta.url));
-  if (!existsSync(file)) return { exports: await fallback(), persist: () => {} };
-  return loadCached<T>(file, cacheDir);
-}
-
-/** `loadBundle`'s exports, its cache written at exit: it then holds the handshake's or the command's code too. */
-async function bundled<T>(
-  name: string,
-  cacheDir: string | undefined,
-  fallback: () => Promise<T>,
-): Promise<T> {
-  const loaded = await loadBundle(name, cacheDir, fallback);
+async function stdioServer(cacheDir: string | undefined): Promise<typeof import("./server/stdio.js")> {
+  const file = fileURLToPath(new URL("./stdio.cjs", import.meta.url));
+  if (!existsSync(file)) return import("./server/stdio.js");
+  const loaded = loadCached<typeof import("./server/stdio.js")>(file, cacheDir);
+  // At exit, so the cache holds the handshake's code too (written only after a miss).
   process.once("exit", loaded.persist);
   return loaded.exports;
 }
@@ -241,8 +218,8 @@ async function runHttp(
   values: Values,
   stop: () => Promise<void>,
 ) {
-  const http = await loadBundle("http", config.cacheDir, () => import("./server/http/main.js"));
-  await http.exports.runHttpCommand(
+  const { runHttpCommand } = await import("./server/http/main.js");
+  await runHttpCommand(
     config,
     {
       host: values.host,
@@ -254,8 +231,6 @@ async function runHttp(
     },
     stop,
   );
-  // Written once it listens: a server is often ended by a signal no exit handler outlives.
-  http.persist();
 }
 
 const ONE_LINE = new Set(["UsageError", "ConfigError", "SandboxOptionsError"]);

@@ -281,13 +281,6 @@ export function defaultCacheDir(xdgCacheHome?: string): string {
   return home ? join(home, ".cache", "web-data-mcp") : join(tmpdir(), "web-data-mcp");
 }
 
-/** The cache dir: `--cache-dir`, else WEBDATA_CACHE_DIR, else the default (./defaultCacheDir). */
-export function cacheDirOf(env: NodeJS.ProcessEnv, flag?: string): string {
-  return (
-    blankToUndefined(flag ?? env.WEBDATA_CACHE_DIR) ?? defaultCacheDir(blankToUndefined(env.XDG_CACHE_HOME))
-  );
-}
-
 function readProxy(env: NodeJS.ProcessEnv): ProxySettings | undefined {
   const first = (...names: string[]) => names.map((n) => env[n]?.trim()).find((v) => v) ?? "";
   const proxy = {
@@ -388,7 +381,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment(), flags:
     ...(parseFlag("WEBDATA_READ_ONLY", env.WEBDATA_READ_ONLY) ? { readOnly: true } : {}),
     agentTools,
     ...readPacing(flags, get),
-    cacheDir: cacheDirOf(env, flags.cacheDir),
+    cacheDir:
+      get(flags.cacheDir, "WEBDATA_CACHE_DIR") ?? defaultCacheDir(blankToUndefined(env.XDG_CACHE_HOME)),
     ...callers,
     publicUrl: parseUrl("WEBDATA_PUBLIC_URL", get(flags.publicUrl, "WEBDATA_PUBLIC_URL")),
     sandbox,

@@ -55,12 +55,6 @@ function example(tool: string): string {
   return shellQuote(JSON.stringify(args));
 }
 
-/** `tools` with a key: the server's own list, agent tools included. */
-export async function serverToolsText(config: Config): Promise<string> {
-  const { listToolsText } = await import("../server/one-shot.js");
-  return listToolsText(config);
-}
-
 export async function runCall(config: Config, name: string, args: Record<string, unknown>, json: boolean) {
   const { withClient } = await import("../server/one-shot.js");
   const result = await withClient(config, async (client) => {

@@ -65,11 +65,7 @@ export function cacheFile(dir: string, file: string | number, name = "stdio"): s
  * `file`, an ES module, or a `.cjs` bundle the same way as this one (scripts/bundle.mjs turns its
  * lazy `import()`s into it).
  */
-export function loadCached<T>(
-  file: string,
-  cacheDir: string | undefined,
-  bundles: Map<string, CachedModule<unknown>> = new Map(),
-): CachedModule<T> {
+export function loadCached<T>(file: string, cacheDir: string | undefined): CachedModule<T> {
   const name = basename(file).replace(/\.c?js$/, "");
   let source: string;
   let cachePath: string | undefined;
@@ -90,14 +86,14 @@ export function loadCached<T>(
   const cache: CacheState = !cachePath ? "off" : cachedData && !script.cachedDataRejected ? "hit" : "miss";
   let persisted = false;
   const base = pathToFileURL(file);
-  // One instance of each bundle however many bundles load it (like require's cache).
+  const bundles = new Map<string, CachedModule<unknown>>();
   const load = async (specifier: string) => {
     const url = new URL(specifier, base);
     if (!specifier.endsWith(".cjs")) return import(url.href);
     const path = fileURLToPath(url);
     let loaded = bundles.get(path);
     if (!loaded) {
-      loaded = loadCached(path, cacheDir, bundles);
+      loaded = loadCached(path, cacheDir);
       bundles.set(path, loaded);
     }
     return loaded.exports;
@@ -115,10 +111,9 @@ export function loadCached<T>(
     exports: module.exports,
     cache,
     persist: () => {
-      if (persisted) return;
-      persisted = true;
       for (const bundle of bundles.values()) bundle.persist();
-      if (cache !== "miss") return;
+      if (cache !== "miss" || persisted) return;
+      persisted = true;
       writeCache(cachePath as string, name, script);
     },
   };

@@ -67,10 +67,4 @@ export async function npm(args: string[], options: { cwd?: string; env?: NodeJS.
  * .mcpbignore, scripts/pack-bundle.mjs): the build's entry files and the package's own documents.
  */
 export const BUILD_FILES = ["dist/cli.js", "dist/stdio.cjs", "dist/runtime.cjs", "dist/tool-list.json"];
-/**
- * The other commands' CommonJS bundles (`call`/`tools`, `--http`, the sandbox): in the npm package
- * only. Claude Desktop runs the .mcpb's stdio server, which needs none of them (dist/cli.js falls
- * back to the ESM chunks if one is ever run from there).
- */
-export const COMMAND_BUNDLES = ["dist/commands.cjs", "dist/http.cjs", "dist/sandbox.cjs"];
 export const PACKAGE_DOCS = ["package.json", "README.md", "LICENSE"];

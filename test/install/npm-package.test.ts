@@ -10,7 +10,6 @@ import { assertBuilt } from "../helpers/mcp.js";
 import {
   at,
   BUILD_FILES,
-  COMMAND_BUNDLES,
   childEnv,
   makeTemp,
   npm,
@@ -66,12 +65,9 @@ afterAll(async () => {
 describe("the npm package", () => {
   it("holds only the bundle, package.json and README (no sources, tests or source maps)", () => {
     const paths = packed.files.map((f) => f.path).sort();
-    expect(paths).toEqual(
-      expect.arrayContaining(["package.json", "README.md", ...BUILD_FILES, ...COMMAND_BUNDLES]),
-    );
+    expect(paths).toEqual(expect.arrayContaining(["package.json", "README.md", ...BUILD_FILES]));
     for (const p of paths) {
-      if (![...PACKAGE_DOCS, ...BUILD_FILES, ...COMMAND_BUNDLES].includes(p))
-        expect(p).toMatch(/^dist\/chunks\/[^/]+\.js$/);
+      if (![...PACKAGE_DOCS, ...BUILD_FILES].includes(p)) expect(p).toMatch(/^dist\/chunks\/[^/]+\.js$/);
     }
   });
 
