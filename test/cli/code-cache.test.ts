@@ -64,6 +64,26 @@ describe("loadCached", () => {
     expect(second.exports.sum).toBe(10);
   });
 
+  it("reads the file's text whole: a UTF-8 file, and one past 1 MB (which Node keeps outside V8's heap), hit their caches", () => {
+    const cases = [
+      `module.exports = { text: "caf\u00e9 \u2014 \u{1F600}", end: "\\u00e9" };`,
+      `${"// padding\n".repeat(100_000)}module.exports = { text: "long", end: "\\u00e9" };`,
+    ];
+    for (const source of cases) {
+      const f = fixture(source);
+      const file = f.write();
+      const first = loadCached<{ text: string; end: string }>(file, f.cache);
+      first.persist();
+      const second = loadCached<{ text: string; end: string }>(file, f.cache);
+      expect(second.cache).toBe("hit");
+      expect(second.exports).toEqual(first.exports);
+      expect(second.exports.end).toBe("\u00e9");
+    }
+    const utf8 = loadCached<{ text: string }>(fixture(cases[0]).write(), undefined);
+    expect(utf8.exports.text).toBe("caf\u00e9 \u2014 \u{1F600}");
+    expect(statSync(fixture(cases[1]).write()).size).toBeGreaterThan(1_050_000);
+  });
+
   it("keys the cache by the file's identity: a same-length rewrite is compiled anew, not served the old code", () => {
     const f = fixture(MODULE);
     const file = f.write();
