@@ -61,7 +61,7 @@ export interface SpawnOptions {
  * Makes `cacheDir`'s `code/` (the V8 code cache of dist/stdio.cjs) a link to the run's one shared
  * dir (test/setup/shared-code-cache.ts), so a spawned server reads the cache an earlier one wrote
  * instead of compiling the bundle again. Nothing when the run has none (a config without that
- * setup). The cache is keyed by the bundle's content hash, so a rebuild only adds a file.
+ * setup). The cache is keyed by the bundle file's identity, so a rebuild only adds a file.
  */
 export function linkSharedCodeCache(cacheDir: string): void {
   const shared = process.env[SHARED_CODE_CACHE];
