@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import ts from "typescript";
+import { parse } from "acorn";
 
 /**
  * What keeps the stdio start-up path (dist/cli.js → the stdio chunk) small, checked by
@@ -85,15 +85,19 @@ export const startPath = {
   },
 };
 
-/** `source` with each top-level `const X = <call>;` initializer wrapped in a pure IIFE. */
+/**
+ * `source` with each top-level `const X = <call>;` initializer wrapped in a pure IIFE (acorn: the
+ * TypeScript compiler did this parse before, and loading it took a second of every build).
+ */
 function pureSchemas(source, path) {
-  const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const program = parse(source, { ecmaVersion: "latest", sourceType: "module" });
   const edits = [];
-  for (const statement of file.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
-    for (const declaration of statement.declarationList.declarations) {
-      const init = declaration.initializer;
-      if (init && ts.isCallExpression(init)) edits.push([init.getStart(file), init.end]);
+  for (const node of program.body) {
+    const statement = node.type === "ExportNamedDeclaration" ? node.declaration : node;
+    if (statement?.type !== "VariableDeclaration") continue;
+    for (const declaration of statement.declarations) {
+      const init = declaration.init;
+      if (init?.type === "CallExpression") edits.push([init.start, init.end]);
     }
   }
   if (edits.length < 100) throw new Error(`bundle: ${path} no longer looks like the SDK's types.js`);
