@@ -14,6 +14,7 @@ const STAMP = join(root, "dist/.build-inputs");
 const OUTPUTS = ["dist/cli.js", "dist/stdio.cjs", "dist/runtime.cjs", "dist/demo.js", "dist/tool-list.json"];
 const INPUTS = [
   "src",
+  "scripts/build.mjs",
   "scripts/compile.mjs",
   "scripts/bundle.mjs",
   "scripts/start-path-plugin.mjs",

@@ -1,0 +1,6 @@
+// `npm run build` in one process: the per-file transpile (compile.mjs) and the bundles (bundle.mjs)
+// side by side (they write different files: the transpile leaves src/cli.ts to the bundle), then
+// dist/tool-list.json from the transpiled registry (tool-list.mjs). One Node and one esbuild
+// service instead of three of each, and the transpile's second hidden behind the bundling.
+await Promise.all([import("./compile.mjs"), import("./bundle.mjs")]);
+await import("./tool-list.mjs");
