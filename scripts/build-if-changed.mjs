@@ -1,58 +1,14 @@
 // `npm run demo`'s first step: runs `npm run build` only when the build's inputs changed since the
 // last build this script saw (a content hash of src/, the build scripts, package.json and
 // tsconfig.json, kept in dist/.build-inputs), or when dist/ lacks what the demo runs.
-// `--check` builds nothing and exits 1 when a build is due; `--stamp` (the end of `npm run build`)
-// records the inputs just built.
+// `--check` builds nothing and exits 1 when a build is due. The stamp is written at the end of every
+// build (scripts/build.mjs, scripts/build-inputs.mjs).
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const root = fileURLToPath(new URL("..", import.meta.url));
-const STAMP = join(root, "dist/.build-inputs");
-const OUTPUTS = ["dist/cli.js", "dist/stdio.cjs", "dist/runtime.cjs", "dist/demo.js", "dist/tool-list.json"];
-const INPUTS = [
-  "src",
-  "scripts/build.mjs",
-  "scripts/compile.mjs",
-  "scripts/bundle.mjs",
-  "scripts/start-path-plugin.mjs",
-  "scripts/undici-plugin.mjs",
-  "scripts/tool-list.mjs",
-  "package.json",
-  "package-lock.json",
-  "tsconfig.json",
-];
-
-function files(path) {
-  const full = join(root, path);
-  if (!existsSync(full)) return [];
-  try {
-    return readdirSync(full, { withFileTypes: true })
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .flatMap((e) => (e.isDirectory() ? files(join(path, e.name)) : [join(path, e.name)]));
-  } catch {
-    return [path];
-  }
-}
-
-function inputsHash() {
-  const hash = createHash("sha256");
-  for (const file of INPUTS.flatMap(files))
-    hash
-      .update(`${file}\0`)
-      .update(readFileSync(join(root, file)))
-      .update("\0");
-  return hash.digest("hex");
-}
+import { inputsHash, OUTPUTS, root, STAMP } from "./build-inputs.mjs";
 
 const hash = inputsHash();
-if (process.argv.includes("--stamp")) {
-  // The last step of `npm run build`: what it built from.
-  writeFileSync(STAMP, `${hash}\n`);
-  process.exit(0);
-}
 const built = OUTPUTS.every((f) => existsSync(join(root, f)));
 const stamp = existsSync(STAMP) ? readFileSync(STAMP, "utf8").trim() : "";
 if (built && stamp === hash) {
