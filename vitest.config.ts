@@ -10,11 +10,14 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // Files run in parallel workers: most of their time is spent waiting on child processes and
-    // loopback I/O, so 6 workers keep 2 cores busy (npm test on a fresh clone: 4 workers 133 s,
-    // 5 124 s, 6 115 s, 8 120 s, each worker's module loading costing CPU). Every file binds
-    // port 0, uses its own temp dirs and Redis, and stops what it starts, so files never see each other.
-    maxWorkers: 6,
+    // Files run in parallel workers: many mostly wait (deadlines, retry backoff, child processes
+    // starting), so more workers than cores keep the 2 cores busy, with the files that wait
+    // interleaved among those that work (test/setup/heaviest-first.ts). Sampled each 5 s on a quiet
+    // 2-core machine (28 Nov): 6 workers, slowest first, 124.9 s with the cores 40-57 % busy from 15
+    // to 45 s; 6 interleaved 121.6 s; 8 interleaved 114.9 s, the cores 99-100 % busy throughout
+    // (a worker imports the modules once, so still more workers only add CPU). Every file binds port 0, uses its own
+    // temp dirs and Redis, and stops what it starts, so files never see each other.
+    maxWorkers: 8,
     // A worker keeps the modules it imported for its next file (no new worker and no re-import of
     // src/, the SDK, zod, undici and the sandbox per file). Not needed for correctness: the product
     // keeps no state per process (a client runtime per client or server) and no test needs a
@@ -29,7 +32,8 @@ export default defineConfig({
     isolate: false,
     // Console output of passing tests is dropped; a failing test's is shown with it.
     silent: "passed-only",
-    setupFiles: ["test/setup/quiet-output.ts"],
+    // file-cpu.ts notes each file's CPU for `npm run test:durations` (nothing otherwise).
+    setupFiles: ["test/setup/quiet-output.ts", "test/setup/file-cpu.ts"],
     // One V8 code cache of dist/stdio.cjs for the run's spawned servers (each has its own cache dir).
     globalSetup: ["test/setup/shared-code-cache.ts"],
     // The runner's lines (one per file, no per-test timing lines), then the 20 slowest files.

@@ -1,22 +1,50 @@
 /**
- * Runs the slowest test files first, so the parallel workers finish together instead of waiting
- * on a long file that started last. vitest orders by the durations in its own cache, but a fresh
- * clone has none and it falls back to file size, which puts the 4-line fault-matrix and fuzzing
- * files (among the slowest) last. Without a cached duration, a file's duration comes from
- * `durations.json`, written by `npm run test:durations` (the slowest-files reporter).
+ * The order of a run's files, so the workers keep both cores busy and finish together. vitest
+ * orders by the durations in its own cache, but a fresh clone has none and it falls back to file
+ * size, which puts the 4-line fault-matrix and fuzzing files (among the slowest) last. Without a
+ * cached duration, a file's duration comes from `durations.json`, written by
+ * `npm run test:durations` (the slowest-files reporter), with the file's CPU beside it.
+ *
+ * Slowest first alone started the run with the files that mostly wait (deadlines, retry backoff,
+ * Redis's timeout: a tenth of their time on a core) in most workers at once: the cores were half
+ * idle from 15 to 45 s into a run. So after the slowest file, files that wait and files that work
+ * alternate, two that work to one that waits, each kind slowest first.
  */
 import { readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 export const DURATIONS_FILE = new URL("./durations.json", import.meta.url);
 
-function committedDurations(): Record<string, number> {
+/** A file's wall time in seconds and its CPU (its worker's and its child processes'). */
+export interface FileTiming {
+  s: number;
+  cpu?: number;
+}
+
+/** Where a run's workers (children of `runner`) note each file's CPU for the reporter. */
+export const fileCpuLog = (runner: number) => join(tmpdir(), `web-data-mcp-file-cpu-${runner}.jsonl`);
+
+/** A file that spends less than this share of its wall time on a core mostly waits. */
+const WAITING_SHARE = 0.25;
+
+function committedDurations(): Record<string, FileTiming> {
   try {
-    return JSON.parse(readFileSync(DURATIONS_FILE, "utf8")) as Record<string, number>;
+    return JSON.parse(readFileSync(DURATIONS_FILE, "utf8")) as Record<string, FileTiming>;
   } catch {
     return {};
   }
+}
+
+/** `working` and `waiting` (each slowest first) merged two to one, after `first`. */
+function interleave<T>(first: T[], working: T[], waiting: T[]): T[] {
+  const out = [...first];
+  while (working.length > 0 || waiting.length > 0) {
+    out.push(...working.splice(0, 2));
+    out.push(...waiting.splice(0, 1));
+  }
+  return out;
 }
 
 export default class HeaviestFirst extends BaseSequencer {
@@ -24,14 +52,21 @@ export default class HeaviestFirst extends BaseSequencer {
     const ordered = await super.sort(files);
     const committed = committedDurations();
     const root = this.ctx.config.root;
-    const ms = (spec: TestSpecification) => {
-      const file = relative(root, spec.moduleId);
-      const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration;
-      return cached ?? (committed[file] ?? 0) * 1000;
-    };
-    return ordered
-      .map((spec, i) => ({ spec, i, ms: ms(spec) }))
-      .sort((a, b) => b.ms - a.ms || a.i - b.i)
-      .map(({ spec }) => spec);
+    const timed = ordered
+      .map((spec, i) => {
+        const file = relative(root, spec.moduleId);
+        const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration;
+        const known = committed[file];
+        const ms = cached ?? (known?.s ?? 0) * 1000;
+        const waits = known?.cpu !== undefined && known.cpu < WAITING_SHARE * known.s;
+        return { spec, i, ms, waits };
+      })
+      .sort((a, b) => b.ms - a.ms || a.i - b.i);
+    const [slowest, ...rest] = timed;
+    return interleave(
+      slowest ? [slowest] : [],
+      rest.filter((t) => !t.waits),
+      rest.filter((t) => t.waits),
+    ).map(({ spec }) => spec);
   }
 }
