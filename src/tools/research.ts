@@ -6,6 +6,7 @@
  * while the run is active means wait. Every creating POST is sent once.
  */
 import { z } from "zod";
+import { sleep } from "../api/abort.js";
 import { ApiError } from "../api/errors.js";
 import { EFFORTS, type ResearchResult, type ResearchRun } from "../api/schemas-v2.js";
 import { joinId } from "../async/targets.js";
@@ -13,6 +14,9 @@ import { createOnce } from "./creation.js";
 import { ToolError } from "./errors.js";
 import { clip, longToolShape, maxCharsArg, pendingResult } from "./result.js";
 import { defineTool, type ToolContext } from "./tool.js";
+
+/** The pause before asking again for the result of a run that says it ended. */
+const RESULT_RETRY_MS = 1_000;
 
 const citation = z.object({ url: z.string(), title: z.string().optional() });
 
@@ -227,6 +231,11 @@ export const research = defineTool({
           );
         const result = await resultOf(ctx, agent as string, run);
         if (result) return answerResult(result, agent as string, run, args.max_chars);
+        // The run says it ended but its result route says it is still active: the wait answers
+        // "done" at once again, so ask after a pause, and hand back the handle at the deadline
+        // (never a loop at the service's own speed, nor one past the call's deadline).
+        if (Date.now() >= ctx.deadline) return pendingResult(outcome, { agent_id: agent });
+        await sleep(RESULT_RETRY_MS, ctx.signal, ctx.client.clock);
       }
     } finally {
       await events?.close();
