@@ -7,6 +7,8 @@
  * replica (5: forced onto another replica than the waiting call); a dropped stream resumed through another replica (6); and a replica killed
  * mid-call (7, last: it leaves two replicas).
  */
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
@@ -38,6 +40,19 @@ const CONCURRENT_CALLS = 150;
  * times (all of it, each time) in one run, a quarter of the file's CPU.
  */
 const READ_PAUSE_MS = 200;
+/** `get_task` on `taskId`, read at READ_PAUSE_MS, until it says done; every read must succeed. */
+async function getTaskUntilDone(client: Client, taskId: string): Promise<void> {
+  await until(
+    async () => {
+      const r = await client.callTool({ name: "get_task", arguments: { task_id: taskId } });
+      expect(r.isError, textOf(r)).toBeFalsy();
+      return r.structuredContent as { status: string };
+    },
+    (r) => r.status === "done",
+    READ_PAUSE_MS,
+  );
+}
+
 let sandbox: RemoteSandbox;
 let fleet: Fleet;
 
@@ -115,15 +130,7 @@ describe("fleet: any replica serves any request (item 2)", () => {
       await sandbox.configure({ taskLatencyMs: 300 });
       const s = r.structuredContent as { status: string; task_id: string };
       expect(s.status, textOf(r)).toBe("pending");
-      await until(
-        async () => {
-          const next = await c.client.callTool({ name: "get_task", arguments: { task_id: s.task_id } });
-          expect(next.isError, textOf(next)).toBeFalsy();
-          return next.structuredContent as { status: string };
-        },
-        (next) => next.status === "done",
-        READ_PAUSE_MS,
-      );
+      await getTaskUntilDone(c.client, s.task_id);
     } finally {
       await sandbox.configure({ taskLatencyMs: 300 });
       await c.close();
@@ -360,15 +367,7 @@ describe("fleet: losing a replica mid-call (item 7)", () => {
         resume: { tool: "get_task", arguments: { task_id: handle.id } },
       });
       await sandbox.configure({ taskLatencyMs: 300 });
-      await until(
-        async () => {
-          const r = await c.client.callTool({ name: "get_task", arguments: { task_id: handle.id } });
-          expect(r.isError, textOf(r)).toBeFalsy();
-          return r.structuredContent as { status: string };
-        },
-        (r) => r.status === "done",
-        READ_PAUSE_MS,
-      );
+      await getTaskUntilDone(c.client, handle.id);
       // Nothing the API had accepted was submitted again.
       expect(await submissions()).toBe(submittedBefore);
       expect(handle.kind).toBe("task");
