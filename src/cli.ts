@@ -5,12 +5,10 @@
  * imported lazily so the stdio server starts fast; in stdio mode only the MCP transport writes
  * to stdout.
  */
-// First: V8's flags must be the same when a bundle is compiled with its code cache as when the
-// cache was written (V8 refuses a cache made under other flags), so this one is set before any.
-import "./api/wasm-tiering.js";
 import { existsSync } from "node:fs";
 import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";
+import { raiseWasmTieringBudget } from "./api/wasm-tiering.js";
 import { HELP, parseCommandLine, parsePort, UsageError, type Values } from "./cli/args.js";
 import { loadCached } from "./cli/code-cache.js";
 import { loadConfig, processEnvironment } from "./config.js";
@@ -124,6 +122,10 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   const { values, positionals } = parseCommandLine(process.argv.slice(2));
   const [command, ...rest] = positionals;
   if (await answeredAlone(values, command, rest)) return;
+  // V8 refuses a code cache made under other flags: each command sets its flags at one fixed
+  // point, before it compiles anything with a cache. The stdio server does so after its start
+  // path (stdioServer), which answers the handshake without loading node:v8.
+  if (command !== undefined || values.http) await raiseWasmTieringBudget();
   if (command === "sandbox") return sandboxCommand(values, env);
   if (command === "tools") return toolsCommand(values, env);
   if (command === "call") return callCommand(values, env, rest);
@@ -205,8 +207,13 @@ async function serveCommand(values: Values, env: NodeJS.ProcessEnv): Promise<voi
  */
 async function stdioServer(cacheDir: string | undefined): Promise<typeof import("./server/stdio.js")> {
   const file = fileURLToPath(new URL("./stdio.cjs", import.meta.url));
-  if (!existsSync(file)) return import("./server/stdio.js");
-  const loaded = loadCached<typeof import("./server/stdio.js")>(file, cacheDir);
+  if (!existsSync(file)) {
+    await raiseWasmTieringBudget();
+    return import("./server/stdio.js");
+  }
+  const loaded = loadCached<typeof import("./server/stdio.js")>(file, cacheDir, {
+    beforeImport: raiseWasmTieringBudget,
+  });
   // At exit, so the cache holds the handshake's code too (written only after a miss).
   process.once("exit", loaded.persist);
   return loaded.exports;

@@ -6,7 +6,8 @@
  * cache for ES modules (`module.enableCompileCache()` is Node >= 22.1), and compiling was the largest
  * share of start-up above the SDK's own schema building, and of the first call's wait.
  *
- * The caller decides when to write (dist/cli.js: at exit). The cache file is named by the bundle's
+ * The caller decides when to write (dist/cli.js: at exit); a file's own cache is also written just
+ * before its first `__import`, where the caller may set V8 flags (`LoadOptions`). The cache file is named by the bundle's
  * name, its file identity (device, inode, size, modification and change times: a rewritten file has
  * a new change time, which no one can set back, so no hashing of its megabytes at each start) and
  * the Node version and architecture (V8 checks only the source's length, its own version and
@@ -47,6 +48,14 @@ export interface CachedModule<T> {
    * the cache holds the handshake's code too.
    */
   persist(): void;
+}
+
+export interface LoadOptions {
+  /**
+   * Runs once, before the file's first `__import`, after this file's own cache is written (on a
+   * miss): where V8 flags that would make V8 refuse this file's cache are set (src/cli.ts).
+   */
+  beforeImport?: () => Promise<void>;
 }
 
 /** The part of a cache file's name that changes whenever `file` is rewritten or replaced. */
@@ -91,7 +100,11 @@ function readWrapped(fd: number): string {
  * `file`, an ES module, or a `.cjs` bundle the same way as this one (scripts/bundle.mjs turns its
  * lazy `import()`s into it).
  */
-export function loadCached<T>(file: string, cacheDir: string | undefined): CachedModule<T> {
+export function loadCached<T>(
+  file: string,
+  cacheDir: string | undefined,
+  options: LoadOptions = {},
+): CachedModule<T> {
   const name = basename(file).replace(/\.c?js$/, "");
   let source: string;
   let cachePath: string | undefined;
@@ -109,22 +122,18 @@ export function loadCached<T>(file: string, cacheDir: string | undefined): Cache
   });
   const cache: CacheState = !cachePath ? "off" : cachedData && !script.cachedDataRejected ? "hit" : "miss";
   let persisted = false;
-  const base = pathToFileURL(file);
-  const bundles = new Map<string, CachedModule<unknown>>();
-  const load = async (specifier: string) => {
-    const url = new URL(specifier, base);
-    if (!specifier.endsWith(".cjs")) return import(url.href);
-    const path = fileURLToPath(url);
-    let loaded = bundles.get(path);
-    if (!loaded) {
-      loaded = loadCached(path, cacheDir);
-      bundles.set(path, loaded);
-    }
-    return loaded.exports;
+  const persistOwn = () => {
+    if (cache !== "miss" || persisted) return;
+    persisted = true;
+    writeCache(cachePath as string, name, script);
   };
+  const imports = lazyImports(file, cacheDir, async () => {
+    persistOwn();
+    await options.beforeImport?.();
+  });
   const module = { exports: {} as T };
   script.runInThisContext()(
-    load,
+    imports.load,
     module.exports,
     nodeModule.createRequire(file),
     module,
@@ -135,12 +144,34 @@ export function loadCached<T>(file: string, cacheDir: string | undefined): Cache
     exports: module.exports,
     cache,
     persist: () => {
-      for (const bundle of bundles.values()) bundle.persist();
-      if (cache !== "miss" || persisted) return;
-      persisted = true;
-      writeCache(cachePath as string, name, script);
+      for (const bundle of imports.bundles.values()) bundle.persist();
+      persistOwn();
     },
   };
+}
+
+/**
+ * The bundle's `__import`: an ES module, or a `.cjs` bundle loaded as `loadCached` loads `file`
+ * (each once, kept in `bundles`), all relative to `file`; `first` runs once, before any.
+ */
+function lazyImports(file: string, cacheDir: string | undefined, first: () => Promise<void>) {
+  const base = pathToFileURL(file);
+  const bundles = new Map<string, CachedModule<unknown>>();
+  let ready: Promise<void> | undefined;
+  const load = async (specifier: string) => {
+    ready ??= first();
+    await ready;
+    const url = new URL(specifier, base);
+    if (!specifier.endsWith(".cjs")) return import(url.href);
+    const path = fileURLToPath(url);
+    let loaded = bundles.get(path);
+    if (!loaded) {
+      loaded = loadCached(path, cacheDir);
+      bundles.set(path, loaded);
+    }
+    return loaded.exports;
+  };
+  return { load, bundles };
 }
 
 /**

@@ -168,6 +168,34 @@ describe("loadCached", () => {
     expect((await second.exports.load()).sum).toBe(10);
   });
 
+  it("writes the file's own cache, then runs beforeImport once, before its first __import (where V8 flags are set)", async () => {
+    const f = fixture("");
+    const main = f.write("module.exports = { load: (p) => __import(p) };");
+    writeFileSync(join(f.dir, "lazy.cjs"), MODULE);
+    writeFileSync(join(f.dir, "lazy.mjs"), "export const answer = 42;\n");
+    const seen: string[][] = [];
+    const loaded = loadCached<{ load(p: string): Promise<{ sum?: number; answer?: number }> }>(
+      main,
+      f.cache,
+      {
+        beforeImport: async () => {
+          seen.push(existsSync(join(f.cache, "code")) ? readdirSync(join(f.cache, "code")) : []);
+        },
+      },
+    );
+    expect(seen).toEqual([]);
+    const [cjs, esm] = await Promise.all([
+      loaded.exports.load("./lazy.cjs"),
+      loaded.exports.load("./lazy.mjs"),
+    ]);
+    expect(cjs.sum).toBe(10);
+    expect(esm.answer).toBe(42);
+    expect(seen).toHaveLength(1);
+    expect(seen[0].map((n) => n.split("-")[0])).toEqual(["main"]);
+    loaded.persist();
+    expect(loadCached(main, f.cache).cache).toBe("hit");
+  });
+
   it("gives the file __import, which loads an ES module relative to it", async () => {
     const f = fixture("");
     f.write('module.exports = { load: () => __import("./lazy.mjs") };');
