@@ -2,7 +2,8 @@
  * The command line: the flags, the help text, and parsing with messages of our own (one line,
  * the nearest flag for an unknown one).
  */
-import { parseArgs } from "node:util";
+import { createRequire } from "node:module";
+import type { parseArgs } from "node:util";
 import { nearest } from "../suggest.js";
 
 export const HELP = `web-data-mcp — MCP server for the Web Data Service API
@@ -84,7 +85,14 @@ const PUBLIC_FLAGS = Object.entries(OPTIONS)
 const TOKEN_GONE =
   "--token is not accepted: a flag shows in the process list. Put the token in WEBDATA_HTTP_TOKEN instead";
 
+/** What `parseArgs` makes of no arguments. */
+export const NO_ARGUMENTS: Parsed = { values: {}, positionals: [] };
+
 export function parseCommandLine(args: readonly string[]): Parsed {
+  // No arguments is how MCP clients start the stdio server: nothing to parse, and node:util (its
+  // parser, and the MIME tables util loads with it) stays out of that start.
+  if (args.length === 0) return NO_ARGUMENTS;
+  const { parseArgs } = createRequire(import.meta.url)("node:util") as typeof import("node:util");
   const token = args.find((a) => a === "--token" || a.startsWith("--token="));
   if (token) throw new UsageError(TOKEN_GONE);
   try {
