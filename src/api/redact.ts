@@ -2,8 +2,10 @@
  * Secret redaction, the one rule everywhere: every run of more than 4 characters of a secret, or
  * of its base64, base64url or URL-encoded form, is replaced, and of its hex form every run of more
  * than 9 (the same 5 bytes of the secret: two hex digits a byte). With 5 there, any key's hex form
- * shared a run with about one hex id in 1,200 (task ids, UUIDs, digests), which came back cut. Every message the client builds passes through a `Redactor` holding the API key and
- * the legacy credential; the server redacts tool results and log lines with `makeRedactor`.
+ * shared a run with about one hex id in 1,200 (task ids, UUIDs, digests), which came back cut.
+ * Every message the client builds passes through a `Redactor` holding the API key and the legacy
+ * credential; the server redacts tool results and log lines with `makeRedactor`. Both rules are
+ * applied in one pass over a text.
  */
 
 export const REDACTED = "[redacted]";
@@ -52,60 +54,141 @@ export function encodedForms(secret: string): string[] {
 /** The redactor of a set of secrets, made once and applied to many strings. */
 export function makeRedactor(secrets: readonly string[]): Redact {
   const plain = secrets.filter((s) => s.length >= WINDOW);
-  const texts = scanner([...plain, ...plain.flatMap(encodedForms)], WINDOW);
-  const hex = scanner(plain.flatMap(hexForms), HEX_WINDOW);
-  return (text) => hex(texts(text));
+  return scanner([
+    { forms: [...plain, ...plain.flatMap(encodedForms)], window: WINDOW },
+    { forms: plain.flatMap(hexForms), window: HEX_WINDOW },
+  ]);
+}
+
+/** Forms of the secrets replaced from runs of `window` characters of any of them. */
+interface FormGroup {
+  forms: readonly string[];
+  window: number;
+}
+
+/** The multiplier of the windows' rolling hash (FNV's 32-bit prime). */
+const MUL = 0x01000193;
+/** Bits of a window's hash that index a group's table of the windows its forms have. */
+const TABLE_BITS = 16;
+
+/** The hash of `text[i, i + window)`: a polynomial of its UTF-16 code units, modulo 2^32. */
+function windowHash(text: string, i: number, window: number): number {
+  let h = 0;
+  for (let k = 0; k < window; k++) h = (Math.imul(h, MUL) + text.charCodeAt(i + k)) | 0;
+  return h;
 }
 
 /**
- * Replaces every run of `window` or more characters of any of `forms`. It looks a window up only
- * where `window` characters in a row all occur in a form.
+ * A group's usable forms, with every `window`-character piece of them, and a bit table by those
+ * pieces' hashes: a window of a text is hashed as it rolls along (no string made), and looked up
+ * as a string only when its bit is set.
  */
-function scanner(forms: readonly string[], window: number): Redact {
+function prepare({ forms, window }: FormGroup) {
   const usable = [...new Set(forms)].filter((s) => s.length >= window);
-  if (usable.length === 0) return (text) => text;
   const grams = new Set<string>();
-  let top = 0;
+  const table = new Uint8Array(1 << (TABLE_BITS - 3));
   for (const s of usable) {
-    for (let i = 0; i + window <= s.length; i++) grams.add(s.slice(i, i + window));
-    for (let i = 0; i < s.length; i++) top = Math.max(top, s.charCodeAt(i));
-  }
-  // Only a run of window characters that all occur in a secret can hold a fragment. A table of
-  // those characters (by UTF-16 code unit) finds such runs in one pass with no allocation, about
-  // three times faster than a regular expression of the same class (per call, a tool result's
-  // redaction: docs/benchmarks.md, issue 33); windows are looked up only inside a run.
-  const inSecret = new Uint8Array(top + 1);
-  for (const s of usable) for (let i = 0; i < s.length; i++) inSecret[s.charCodeAt(i)] = 1;
-  const replaceFrom = (
-    text: string,
-    runStart: number,
-    runEnd: number,
-    done: { out: string; last: number },
-  ) => {
-    for (let i = runStart; i + window <= runEnd; i++) {
-      if (!grams.has(text.slice(i, i + window))) continue;
-      let end = i + window;
-      while (end < runEnd && usable.some((s) => s.includes(text.slice(i, end + 1)))) end += 1;
-      done.out += text.slice(done.last, i) + REDACTED;
-      done.last = end;
-      i = end - 1;
+    for (let i = 0; i + window <= s.length; i++) {
+      grams.add(s.slice(i, i + window));
+      const slot = windowHash(s, i, window) & ((1 << TABLE_BITS) - 1);
+      table[slot >> 3] = (table[slot >> 3] as number) | (1 << (slot & 7));
     }
-  };
+  }
+  let outgoing = 1;
+  for (let k = 1; k < window; k++) outgoing = Math.imul(outgoing, MUL);
+  return { usable, grams, window, table, outgoing };
+}
+
+type Prepared = ReturnType<typeof prepare>;
+
+/**
+ * Where, in `text[runStart, runEnd)`, runs of `group.window` or more characters of one of its
+ * forms are: pushed to `spans` as start, end pairs (the longest run from each leftmost start).
+ */
+function findSpans(text: string, runStart: number, runEnd: number, group: Prepared, spans: number[]): void {
+  const { window, grams, usable, table, outgoing } = group;
+  const mask = (1 << TABLE_BITS) - 1;
+  let h = 0;
+  let hashedAt = -2;
+  for (let i = runStart; i + window <= runEnd; i++) {
+    // Rolled on from the window before, or hashed afresh after a match.
+    h =
+      hashedAt === i - 1
+        ? (Math.imul(h - Math.imul(text.charCodeAt(i - 1), outgoing), MUL) +
+            text.charCodeAt(i + window - 1)) |
+          0
+        : windowHash(text, i, window);
+    hashedAt = i;
+    const slot = h & mask;
+    if (((table[slot >> 3] as number) & (1 << (slot & 7))) === 0 || !grams.has(text.slice(i, i + window)))
+      continue;
+    let end = i + window;
+    while (end < runEnd && usable.some((s) => s.includes(text.slice(i, end + 1)))) end += 1;
+    spans.push(i, end);
+    i = end - 1;
+  }
+}
+
+/** `text` with each span replaced by REDACTED (overlapping spans of two groups as one). */
+function replaceSpans(text: string, spans: number[]): string {
+  const order = [];
+  for (let k = 0; k < spans.length; k += 2) order.push(k);
+  order.sort((a, b) => (spans[a] as number) - (spans[b] as number));
+  let out = "";
+  let last = 0;
+  for (const k of order) {
+    const start = spans[k] as number;
+    const end = spans[k + 1] as number;
+    if (end <= last) continue;
+    out += start < last ? "" : text.slice(last, start) + REDACTED;
+    last = end;
+  }
+  return out + text.slice(last);
+}
+
+/**
+ * Replaces every run of a group's `window` or more characters of any of its forms, in one pass
+ * over the text for all groups. It looks a window up only where `window` characters in a row all
+ * occur in the group's forms.
+ */
+function scanner(groups: readonly FormGroup[]): Redact {
+  const prepared = groups.map(prepare).filter((g) => g.usable.length > 0);
+  if (prepared.length === 0) return (text) => text;
+  // Only a run of window characters that all occur in a group's forms can hold a fragment. A
+  // table of those characters (by UTF-16 code unit, one bit a group) finds such runs in one pass
+  // with no allocation, about three times faster than a regular expression of the same class (per
+  // call, a tool result's redaction: docs/benchmarks.md, issue 33); windows are looked up only
+  // inside a run.
+  let top = 0;
+  for (const g of prepared)
+    for (const s of g.usable) for (let i = 0; i < s.length; i++) top = Math.max(top, s.charCodeAt(i));
+  const inForms = new Uint8Array(top + 1);
+  prepared.forEach((g, bit) => {
+    for (const s of g.usable) for (let i = 0; i < s.length; i++) inForms[s.charCodeAt(i)] |= 1 << bit;
+  });
+  const all = (1 << prepared.length) - 1;
+  const shortest = Math.min(...prepared.map((g) => g.window));
   return (text) => {
     const length = text.length;
-    if (length < window) return text;
-    let done: { out: string; last: number } | undefined;
-    let runStart = 0;
+    if (length < shortest) return text;
+    let spans: number[] | undefined;
+    const runStarts = prepared.map(() => 0);
     for (let i = 0; i <= length; i++) {
       const c = i < length ? text.charCodeAt(i) : -1;
-      if (c >= 0 && c <= top && inSecret[c] === 1) continue;
-      if (i - runStart >= window) {
-        done ??= { out: "", last: 0 };
-        replaceFrom(text, runStart, i, done);
+      const bits = c >= 0 && c <= top ? (inForms[c] as number) : 0;
+      if (bits === all) continue;
+      for (let g = 0; g < prepared.length; g++) {
+        if (bits & (1 << g)) continue;
+        const group = prepared[g] as Prepared;
+        const runStart = runStarts[g] as number;
+        if (i - runStart >= group.window) {
+          spans ??= [];
+          findSpans(text, runStart, i, group, spans);
+        }
+        runStarts[g] = i + 1;
       }
-      runStart = i + 1;
     }
-    return done === undefined || done.last === 0 ? text : done.out + text.slice(done.last);
+    return spans === undefined || spans.length === 0 ? text : replaceSpans(text, spans);
   };
 }
 
