@@ -22,6 +22,7 @@ const INPUTS = [
   "scripts/compile.mjs",
   "scripts/bundle.mjs",
   "scripts/start-path-plugin.mjs",
+  "scripts/deferred-schema.mjs",
   "scripts/undici-plugin.mjs",
   "scripts/tool-list.mjs",
   "package.json",

@@ -71,9 +71,10 @@ describe("the stdio start path (dist/cli.js and dist/stdio.cjs, before any call)
     expect(modules.filter((m) => unused.some((re) => re.test(m)))).toEqual([]);
   });
 
-  it("builds only the SDK message schemas something on the path names", () => {
+  it("holds only the SDK message schemas something on the path names", () => {
     const text = files.map((f) => readFileSync(f.file, "utf8")).join("\n");
-    // Named by the Server, Protocol, the stdio transport or our guard: built before the first message.
+    // Named by the Server, Protocol, the stdio transport or our guard (each built on its first use,
+    // ./deferred-schemas.test.ts).
     for (const name of ["JSONRPCMessageSchema", "InitializeRequestSchema", "ListToolsRequestSchema"]) {
       expect(text).toMatch(new RegExp(`\\b${name} = `));
     }

@@ -1,0 +1,8 @@
+/** Types of scripts/start-path-plugin.mjs (for the tests that import it). */
+import type { Plugin } from "esbuild";
+
+export declare const startPath: Plugin;
+/** The SDK's types.js (`source`, read from `path`) with each schema built on first use; throws when it no longer fits. */
+export declare function deferredSchemas(source: string, path: string): string;
+/** Throws when the SDK module (`source`, read from `path`) uses a types.js schema as it loads. */
+export declare function readsNoSchemaAtLoad(source: string, path: string): void;
