@@ -138,7 +138,7 @@ describe("the SDK's schemas as bundled", () => {
     );
     expect(bundled.LoggingLevelSchema.options).toEqual(original.LoggingLevelSchema.options);
     expect(bundled.ListToolsRequestSchema.shape.method.value).toBe("tools/list");
-    expect(bundled.CallToolResultSchema._zod.def.type).toBe("object");
+    expect(bundled.CallToolResultSchema.def.type).toBe("object");
     expect(bundled.isJSONRPCRequest({ jsonrpc: "2.0", id: 1, method: "ping" })).toBe(true);
   });
 });
