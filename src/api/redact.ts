@@ -4,8 +4,7 @@
  * than 9 (the same 5 bytes of the secret: two hex digits a byte). With 5 there, any key's hex form
  * shared a run with about one hex id in 1,200 (task ids, UUIDs, digests), which came back cut.
  * Every message the client builds passes through a `Redactor` holding the API key and the legacy
- * credential; the server redacts tool results and log lines with `makeRedactor`. Both rules are
- * applied in one pass over a text.
+ * credential; the server redacts tool results and log lines with `makeRedactor`.
  */
 
 export const REDACTED = "[redacted]";
@@ -54,10 +53,9 @@ export function encodedForms(secret: string): string[] {
 /** The redactor of a set of secrets, made once and applied to many strings. */
 export function makeRedactor(secrets: readonly string[]): Redact {
   const plain = secrets.filter((s) => s.length >= WINDOW);
-  return scanner([
-    { forms: [...plain, ...plain.flatMap(encodedForms)], window: WINDOW },
-    { forms: plain.flatMap(hexForms), window: HEX_WINDOW },
-  ]);
+  const texts = scanner({ forms: [...plain, ...plain.flatMap(encodedForms)], window: WINDOW });
+  const hex = scanner({ forms: plain.flatMap(hexForms), window: HEX_WINDOW });
+  return (text) => hex(texts(text));
 }
 
 /** Forms of the secrets replaced from runs of `window` characters of any of them. */
@@ -129,64 +127,46 @@ function findSpans(text: string, runStart: number, runEnd: number, group: Prepar
   }
 }
 
-/** `text` with each span replaced by REDACTED (overlapping spans of two groups as one). */
+/** `text` with each span (in order, none overlapping) replaced by REDACTED. */
 function replaceSpans(text: string, spans: number[]): string {
-  const order = [];
-  for (let k = 0; k < spans.length; k += 2) order.push(k);
-  order.sort((a, b) => (spans[a] as number) - (spans[b] as number));
   let out = "";
   let last = 0;
-  for (const k of order) {
-    const start = spans[k] as number;
-    const end = spans[k + 1] as number;
-    if (end <= last) continue;
-    out += start < last ? "" : text.slice(last, start) + REDACTED;
-    last = end;
+  for (let k = 0; k < spans.length; k += 2) {
+    out += text.slice(last, spans[k]) + REDACTED;
+    last = spans[k + 1] as number;
   }
   return out + text.slice(last);
 }
 
 /**
- * Replaces every run of a group's `window` or more characters of any of its forms, in one pass
- * over the text for all groups. It looks a window up only where `window` characters in a row all
- * occur in the group's forms.
+ * Replaces every run of `window` or more characters of any of the group's forms. It looks a
+ * window up only where `window` characters in a row all occur in a form.
  */
-function scanner(groups: readonly FormGroup[]): Redact {
-  const prepared = groups.map(prepare).filter((g) => g.usable.length > 0);
-  if (prepared.length === 0) return (text) => text;
-  // Only a run of window characters that all occur in a group's forms can hold a fragment. A
-  // table of those characters (by UTF-16 code unit, one bit a group) finds such runs in one pass
-  // with no allocation, about three times faster than a regular expression of the same class (per
-  // call, a tool result's redaction: docs/benchmarks.md, issue 33); windows are looked up only
-  // inside a run.
+function scanner(group: FormGroup): Redact {
+  const prepared = prepare(group);
+  const { usable, window } = prepared;
+  if (usable.length === 0) return (text) => text;
+  // Only a run of window characters that all occur in a form can hold a fragment. A table of
+  // those characters (by UTF-16 code unit) finds such runs in one pass with no allocation, about
+  // three times faster than a regular expression of the same class (per call, a tool result's
+  // redaction: docs/benchmarks.md, issue 33); windows are looked up only inside a run.
   let top = 0;
-  for (const g of prepared)
-    for (const s of g.usable) for (let i = 0; i < s.length; i++) top = Math.max(top, s.charCodeAt(i));
+  for (const s of usable) for (let i = 0; i < s.length; i++) top = Math.max(top, s.charCodeAt(i));
   const inForms = new Uint8Array(top + 1);
-  prepared.forEach((g, bit) => {
-    for (const s of g.usable) for (let i = 0; i < s.length; i++) inForms[s.charCodeAt(i)] |= 1 << bit;
-  });
-  const all = (1 << prepared.length) - 1;
-  const shortest = Math.min(...prepared.map((g) => g.window));
+  for (const s of usable) for (let i = 0; i < s.length; i++) inForms[s.charCodeAt(i)] = 1;
   return (text) => {
     const length = text.length;
-    if (length < shortest) return text;
+    if (length < window) return text;
     let spans: number[] | undefined;
-    const runStarts = prepared.map(() => 0);
+    let runStart = 0;
     for (let i = 0; i <= length; i++) {
       const c = i < length ? text.charCodeAt(i) : -1;
-      const bits = c >= 0 && c <= top ? (inForms[c] as number) : 0;
-      if (bits === all) continue;
-      for (let g = 0; g < prepared.length; g++) {
-        if (bits & (1 << g)) continue;
-        const group = prepared[g] as Prepared;
-        const runStart = runStarts[g] as number;
-        if (i - runStart >= group.window) {
-          spans ??= [];
-          findSpans(text, runStart, i, group, spans);
-        }
-        runStarts[g] = i + 1;
+      if (c >= 0 && c <= top && inForms[c] === 1) continue;
+      if (i - runStart >= window) {
+        spans ??= [];
+        findSpans(text, runStart, i, prepared, spans);
       }
+      runStart = i + 1;
     }
     return spans === undefined || spans.length === 0 ? text : replaceSpans(text, spans);
   };
