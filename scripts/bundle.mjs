@@ -7,7 +7,7 @@
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import { build, transform } from "esbuild";
-import { startPath } from "./start-path-plugin.mjs";
+import { leanSdk, startPath } from "./start-path-plugin.mjs";
 import { leanUndici } from "./undici-plugin.mjs";
 
 // Chunk names carry content hashes: clear old ones so a pack never ships stale chunks.
@@ -34,7 +34,7 @@ const esm = await build({
   splitting: true,
   format: "esm",
   metafile: true,
-  plugins: [startPath, leanUndici],
+  plugins: [leanSdk, leanUndici],
   banner: esmBanner,
 });
 
@@ -101,7 +101,7 @@ async function oneModuleCli() {
     ...common,
     entryPoints: { cli: "src/cli.ts" },
     format: "esm",
-    plugins: [lazyImports, startPath, leanUndici],
+    plugins: [lazyImports, leanSdk, leanUndici],
     banner: esmBanner,
   });
 }
@@ -118,7 +118,8 @@ async function bundleCjs(name, entry) {
     write: false,
     // An `import(expression)` left in a bundle is one the loader cannot serve: fail the build.
     logOverride: { "unsupported-dynamic-import": "error" },
-    plugins: [lazyImports, startPath, leanUndici],
+    // The SDK's schemas built on first use on the start path only (scripts/start-path-plugin.mjs).
+    plugins: [lazyImports, name === "stdio" ? startPath : leanSdk, leanUndici],
     define: { "import.meta.url": "__import_meta_url" },
     banner: { js: 'const __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
   });

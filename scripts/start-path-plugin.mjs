@@ -27,6 +27,11 @@ import { parse } from "acorn";
  *   the build when types.js no longer looks that way (`deferredSchemas`), and so does an SDK module
  *   that reads one of its schemas at its top level (`readsNoSchemaAtLoad`): it would be built as
  *   the module loads. test/install/deferred-schemas.test.ts counts what the handshake builds.
+ *   That is `startPath`, for dist/stdio.cjs only. The other bundles (`leanSdk`: the runtime, HTTP,
+ *   the CLI's commands) answer many calls and start rarely: there each such `const X = <call>`
+ *   becomes `/* @__PURE__ *\/ (() => <call>)()` instead, the same value built as the module loads
+ *   (a chunk still drops the schemas it does not name), so no parse goes through a stand-in (the
+ *   per-call bench measured 20–60 µs more CPU a call with them in every bundle).
  * - zod's `fromJSONSchema` (used by the agents' chunk only) builds its local `z` by spreading
  *   zod's classic `schemas` and `checks` namespaces: every classic schema constructor and check is
  *   then live, and esbuild keeps a file's live parts in the one chunk that file is in, the zod
@@ -52,52 +57,96 @@ const once = (path, make) => {
   return rewritten.get(path);
 };
 
-export const startPath = {
-  name: "start-path",
-  setup(b) {
-    b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]types\.js$/ }, async (args) => ({
-      contents: await once(args.path, async () =>
-        deferredSchemas(await readFile(args.path, "utf8"), args.path),
-      ),
-      loader: "js",
-    }));
-    b.onLoad(
-      { filter: /sdk[\\/]dist[\\/]esm[\\/]experimental[\\/]tasks[\\/]stores[\\/]in-memory\.js$/ },
-      async (args) => {
-        const source = await readFile(args.path, "utf8");
-        if (!EAGER_CRYPTO.test(source))
-          return { errors: [{ text: `bundle: ${args.path} no longer imports randomBytes as expected` }] };
-        return { contents: source.replace(EAGER_CRYPTO, LAZY_CRYPTO), loader: "js" };
-      },
-    );
-    // Every other SDK module: checked, then loaded as it is.
-    b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/].*\.js$/ }, async (args) => {
-      await once(args.path, async () => readsNoSchemaAtLoad(await readFile(args.path, "utf8"), args.path));
-      return undefined;
-    });
-    b.onLoad({ filter: /zod[\\/]v4[\\/]classic[\\/]from-json-schema\.js$/ }, async (args) => ({
-      contents: await once(args.path, async () => namedMembers(await readFile(args.path, "utf8"), args.path)),
-      loader: "js",
-    }));
-    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+/**
+ * The plugin, with the SDK's schemas built on first use (`deferSchemas`: the stdio start path,
+ * dist/stdio.cjs, where they are a share of every start) or, as the SDK builds them, as its
+ * types.js loads but only those a chunk names (every other bundle: the runtime, HTTP, the CLI's
+ * commands, which answer many calls and start rarely, and whose parses a stand-in would only slow).
+ */
+function sdkPlugin({ deferSchemas }) {
+  return {
+    name: deferSchemas ? "start-path" : "lean-sdk",
+    setup: (b) => setup(b, deferSchemas),
+  };
+}
+
+/** For dist/stdio.cjs (and the peers bench's SDK floor, bundled alike). */
+export const startPath = sdkPlugin({ deferSchemas: true });
+/** For every other bundle. */
+export const leanSdk = sdkPlugin({ deferSchemas: false });
+
+/** The plugin's hooks (what each does: the comment at the top). */
+function setup(b, deferSchemas) {
+  b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]types\.js$/ }, async (args) => ({
+    contents: await once(`${deferSchemas}:${args.path}`, async () => {
       const source = await readFile(args.path, "utf8");
-      return {
-        contents: source.replace(/^import \{ z \} from "zod";$/gm, 'import * as z from "zod";'),
-        loader: "ts",
-      };
-    });
-    b.onResolve({ filter: /validation[\\/]ajv-provider\.js$/ }, (args) =>
-      /sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/.test(args.importer)
-        ? { path: "ajv-provider-stub", namespace: "start-path" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "start-path" }, () => ({
-      contents:
-        'export class AjvJsonSchemaValidator { constructor() { throw new Error("bundle: pass Server a jsonSchemaValidator (createServer does)"); } }',
-      loader: "js",
-    }));
-  },
-};
+      return deferSchemas ? deferredSchemas(source, args.path) : pureSchemas(source, args.path);
+    }),
+    loader: "js",
+  }));
+  b.onLoad(
+    { filter: /sdk[\\/]dist[\\/]esm[\\/]experimental[\\/]tasks[\\/]stores[\\/]in-memory\.js$/ },
+    async (args) => {
+      const source = await readFile(args.path, "utf8");
+      if (!EAGER_CRYPTO.test(source))
+        return { errors: [{ text: `bundle: ${args.path} no longer imports randomBytes as expected` }] };
+      return { contents: source.replace(EAGER_CRYPTO, LAZY_CRYPTO), loader: "js" };
+    },
+  );
+  // Every other SDK module: checked (a schema it reads as it loads would be built then), then
+  // loaded as it is.
+  b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/].*\.js$/ }, async (args) => {
+    if (deferSchemas)
+      await once(args.path, async () => readsNoSchemaAtLoad(await readFile(args.path, "utf8"), args.path));
+    return undefined;
+  });
+  b.onLoad({ filter: /zod[\\/]v4[\\/]classic[\\/]from-json-schema\.js$/ }, async (args) => ({
+    contents: await once(args.path, async () => namedMembers(await readFile(args.path, "utf8"), args.path)),
+    loader: "js",
+  }));
+  b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+    const source = await readFile(args.path, "utf8");
+    return {
+      contents: source.replace(/^import \{ z \} from "zod";$/gm, 'import * as z from "zod";'),
+      loader: "ts",
+    };
+  });
+  b.onResolve({ filter: /validation[\\/]ajv-provider\.js$/ }, (args) =>
+    /sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/.test(args.importer)
+      ? { path: "ajv-provider-stub", namespace: "start-path" }
+      : undefined,
+  );
+  b.onLoad({ filter: /.*/, namespace: "start-path" }, () => ({
+    contents:
+      'export class AjvJsonSchemaValidator { constructor() { throw new Error("bundle: pass Server a jsonSchemaValidator (createServer does)"); } }',
+    loader: "js",
+  }));
+}
+
+/**
+ * `source` with each top-level `const X = <call>;` initializer wrapped in a pure IIFE: the same
+ * value, built at the same point of the module's evaluation, but a schema no code of a chunk uses
+ * is left out of that chunk (acorn: the TypeScript compiler did this parse before, and loading it
+ * took a second of every build).
+ */
+function pureSchemas(source, path) {
+  const program = parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  const edits = [];
+  for (const node of program.body) {
+    const statement = node.type === "ExportNamedDeclaration" ? node.declaration : node;
+    if (statement?.type !== "VariableDeclaration") continue;
+    for (const declaration of statement.declarations) {
+      const init = declaration.init;
+      if (init?.type === "CallExpression") edits.push([init.start, init.end]);
+    }
+  }
+  if (edits.length < 100) throw new Error(`bundle: ${path} no longer looks like the SDK's types.js`);
+  let out = source;
+  for (const [start, end] of edits.reverse()) {
+    out = `${out.slice(0, start)}/* @__PURE__ */ (() => ${out.slice(start, end)})()${out.slice(end)}`;
+  }
+  return out;
+}
 
 /** What the rewritten types.js imports its `builder` and `deferred` from. */
 const DEFERRED_SCHEMA = fileURLToPath(new URL("./deferred-schema.mjs", import.meta.url));
