@@ -214,7 +214,8 @@ async function stdioServer(cacheDir: string | undefined): Promise<typeof import(
   const loaded = loadCached<typeof import("./server/stdio.js")>(file, cacheDir, {
     beforeImport: raiseWasmTieringBudget,
   });
-  // At exit, so the cache holds the handshake's code too (written only after a miss).
+  // At exit (each cache written only after a miss): the runtime's, with the first call's code,
+  // and the start path's when nothing was loaded lazily (else it was written then, beforeImport).
   process.once("exit", loaded.persist);
   return loaded.exports;
 }

@@ -1,4 +1,4 @@
-// Preloaded (`node --require`) into a server by test/install/start-path.test.ts: appends a line to
+// Preloaded (`node --require`) into a server by test/install/deferred-schemas.test.ts: appends a line to
 // $SCHEMA_PROBE_OUT for each SDK schema the bundle builds (scripts/deferred-schema.mjs publishes
 // each first build on a diagnostics channel): the schema's name, the bundle file that built it, and
 // how many answers the server had written to stdout by then. Written synchronously, so every build
