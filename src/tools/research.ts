@@ -233,9 +233,10 @@ export const research = defineTool({
         if (result) return answerResult(result, agent as string, run, args.max_chars);
         // The run says it ended but its result route says it is still active: the wait answers
         // "done" at once again, so ask after a pause, and hand back the handle at the deadline
-        // (never a loop at the service's own speed, nor one past the call's deadline).
-        if (Date.now() >= ctx.deadline) return pendingResult(outcome, { agent_id: agent });
-        await sleep(RESULT_RETRY_MS, ctx.signal, ctx.client.clock);
+        // (never a loop at the service's own speed, nor a pause that runs past the deadline).
+        const left = ctx.deadline - Date.now();
+        if (left <= 0) return pendingResult(outcome, { agent_id: agent });
+        await sleep(Math.min(RESULT_RETRY_MS, left), ctx.signal, ctx.client.clock);
       }
     } finally {
       await events?.close();
