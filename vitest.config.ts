@@ -15,8 +15,9 @@ export default defineConfig({
     // interleaved among those that work (test/setup/heaviest-first.ts). Sampled each 5 s on a quiet
     // 2-core machine (28 Nov): 6 workers, slowest first, 124.9 s with the cores 40-57 % busy from 15
     // to 45 s; 6 interleaved 121.6 s; 8 interleaved 114.9 s, the cores 99-100 % busy throughout
-    // (a worker imports the modules once, so still more workers only add CPU). Every file binds port 0, uses its own
-    // temp dirs and Redis, and stops what it starts, so files never see each other.
+    // (a worker imports the modules once, so still more workers only add CPU). Every file binds
+    // port 0, uses its own temp dirs and Redis, and stops what it starts, so files never see each
+    // other.
     maxWorkers: 8,
     // A worker keeps the modules it imported for its next file (no new worker and no re-import of
     // src/, the SDK, zod, undici and the sandbox per file). Not needed for correctness: the product

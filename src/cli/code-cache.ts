@@ -11,11 +11,11 @@
  * is named by the bundle's name, its file identity (device, inode, size, modification and change
  * times: a rewritten file has a new change time, which no one can set back, so no hashing of its
  * megabytes at each start) and the Node version and architecture (V8 checks only the source's
- * length, its own version and flags); a cache V8 refuses (`cachedDataRejected`) is compiled without and written anew. V8 runs
- * what a cache holds, so only a file this user owns and no one else may write is read (a shared or
- * lax cache dir cannot hand the server code), and the cache is written readable by this user only.
- * Nothing here writes to stdout or fails the start: an unreadable or unwritable cache dir only means
- * compiling as without one.
+ * length, its own version and flags); a cache V8 refuses (`cachedDataRejected`) is compiled
+ * without and written anew. V8 runs what a cache holds, so only a file this user owns and no one
+ * else may write is read (a shared or lax cache dir cannot hand the server code), and the cache is
+ * written readable by this user only. Nothing here writes to stdout or fails the start: an
+ * unreadable or unwritable cache dir only means compiling as without one.
  */
 import { isAscii } from "node:buffer";
 import {
