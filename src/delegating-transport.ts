@@ -6,7 +6,16 @@
  * (src/server/answering-transport.ts) are both built on it, and stack.
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+
+/**
+ * Whether a message that reached `receive` is a request. The SDK's transports hand on only
+ * messages they parsed as a `JSONRPCMessage`, and of its four kinds only a request has both a
+ * method and an id: no second schema parse of every message (the SDK's `isJSONRPCRequest`).
+ */
+export function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
+  return "method" in message && "id" in message;
+}
 
 export class DelegatingTransport implements Transport {
   onclose?: Transport["onclose"];

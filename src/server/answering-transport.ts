@@ -5,13 +5,8 @@
  * over HTTP at the end of the drain (src/server/http/mcp.ts), over stdio on SIGTERM.
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  isJSONRPCRequest,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-  type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
-import { DelegatingTransport } from "../delegating-transport.js";
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { DelegatingTransport, isRequest } from "../delegating-transport.js";
 
 const isAnswer = (message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } =>
   "id" in message && ("result" in message || "error" in message);
@@ -28,7 +23,7 @@ export class AnsweringTransport extends DelegatingTransport {
   }
 
   protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    if (isJSONRPCRequest(message)) this.pending.add(message.id);
+    if (isRequest(message)) this.pending.add(message.id);
     super.receive(message, extra);
   }
 

@@ -17,7 +17,6 @@ import {
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
   InitializeRequestSchema,
-  isJSONRPCRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
   ListTasksRequestSchema,
@@ -28,7 +27,7 @@ import {
   type RequestId,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { DelegatingTransport } from "../delegating-transport.js";
+import { DelegatingTransport, isRequest } from "../delegating-transport.js";
 import { refusedAsArray, STDIO_BATCH_REFUSAL } from "./batches.js";
 
 interface ParamsSchema {
@@ -84,7 +83,7 @@ export class ProtocolGuard extends DelegatingTransport {
   }
 
   protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    if (!isJSONRPCRequest(message)) {
+    if (!isRequest(message)) {
       super.receive(message, extra);
       return;
     }
