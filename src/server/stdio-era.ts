@@ -5,7 +5,7 @@
  * put back on stdin for the transport that serves the process. Plain JSON, no SDK: a 2025 client
  * never loads the v2 packages.
  */
-import { PassThrough, type Readable } from "node:stream";
+import { Readable } from "node:stream";
 
 export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 
@@ -21,8 +21,10 @@ export function opensModernEra(line: string): boolean {
 
 /**
  * Waits for stdin's first line and says whether it opens the new era, with the stream the
- * process's transport reads: everything read so far, then the rest of stdin (piped). Stdin ending
- * first: the 2025 path (which then ends too).
+ * process's transport reads: stdin itself, paused, with what was read put back in front
+ * (`unshift`), so every later line reaches the transport with no stream in between. The caller
+ * resumes it once its transport listens (a paused stream does not start flowing on a new
+ * listener). Stdin ending first: the 2025 path on a stream holding what was read (which then ends too).
  */
 export function firstMessageEra(stdin: Readable): Promise<{ era: "modern" | "legacy"; input: Readable }> {
   return new Promise((resolve) => {
@@ -31,10 +33,8 @@ export function firstMessageEra(stdin: Readable): Promise<{ era: "modern" | "leg
       stdin.off("data", onData);
       stdin.off("end", settle);
       const read = Buffer.concat(chunks);
-      const input = new PassThrough();
-      if (read.length > 0) input.write(read);
-      if (stdin.readableEnded) input.end();
-      else stdin.pipe(input);
+      const input = stdin.readableEnded ? Readable.from([read], { objectMode: false }) : stdin.pause();
+      if (input === stdin && read.length > 0) stdin.unshift(read);
       const newline = read.indexOf(10);
       const first = read.subarray(0, newline < 0 ? read.length : newline).toString("utf8");
       resolve({ era: opensModernEra(first) ? "modern" : "legacy", input });

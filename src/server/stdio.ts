@@ -25,6 +25,7 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
   if (era === "modern") {
     const { serveModernStdio } = await import("./modern/stdio.js");
     const served = serveModernStdio(config, app, input);
+    input.resume();
     const end = async () => {
       await served.close().catch(() => {});
       await app.close().catch(() => {});
@@ -66,5 +67,6 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
   process.on("SIGINT", () => void stop(0));
   process.on("SIGTERM", () => void stop(0));
   await app.server.connect(transport);
+  input.resume();
   app.logger.debug("stdio server ready", { tools: app.tools.size, sandbox: config.sandbox });
 }
