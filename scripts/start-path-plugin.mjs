@@ -93,13 +93,13 @@ function setup(b, deferSchemas) {
       return { contents: source.replace(EAGER_CRYPTO, LAZY_CRYPTO), loader: "js" };
     },
   );
-  // Every other SDK module: checked (a schema it reads as it loads would be built then), then
-  // loaded as it is.
-  b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/].*\.js$/ }, async (args) => {
-    if (deferSchemas)
+  // Every other SDK module, with the schemas deferred: checked (a schema it reads as it loads would
+  // be built then), then loaded as it is.
+  if (deferSchemas)
+    b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/].*\.js$/ }, async (args) => {
       await once(args.path, async () => readsNoSchemaAtLoad(await readFile(args.path, "utf8"), args.path));
-    return undefined;
-  });
+      return undefined;
+    });
   b.onLoad({ filter: /zod[\\/]v4[\\/]classic[\\/]from-json-schema\.js$/ }, async (args) => ({
     contents: await once(args.path, async () => namedMembers(await readFile(args.path, "utf8"), args.path)),
     loader: "js",
@@ -124,28 +124,37 @@ function setup(b, deferSchemas) {
 }
 
 /**
- * `source` with each top-level `const X = <call>;` initializer wrapped in a pure IIFE: the same
- * value, built at the same point of the module's evaluation, but a schema no code of a chunk uses
- * is left out of that chunk (acorn: the TypeScript compiler did this parse before, and loading it
- * took a second of every build).
+ * `source` with each top-level schema's initializer wrapped in a pure IIFE: the same value, built
+ * at the same point of the module's evaluation, but a schema no code of a chunk uses is left out
+ * of that chunk.
  */
 function pureSchemas(source, path) {
-  const program = parse(source, { ecmaVersion: "latest", sourceType: "module" });
-  const edits = [];
-  for (const node of program.body) {
-    const statement = node.type === "ExportNamedDeclaration" ? node.declaration : node;
-    if (statement?.type !== "VariableDeclaration") continue;
-    for (const declaration of statement.declarations) {
-      const init = declaration.init;
-      if (init?.type === "CallExpression") edits.push([init.start, init.end]);
-    }
-  }
-  if (edits.length < 100) throw new Error(`bundle: ${path} no longer looks like the SDK's types.js`);
+  const { schemas } = typesModule(source, path);
+  const inits = [...schemas.values()].filter((s) => !s.alias).map((s) => s.declarator.init);
   let out = source;
-  for (const [start, end] of edits.reverse()) {
+  for (const { start, end } of inits.sort((a, b) => b.start - a.start)) {
     out = `${out.slice(0, start)}/* @__PURE__ */ (() => ${out.slice(start, end)})()${out.slice(end)}`;
   }
   return out;
+}
+
+/**
+ * The SDK's types.js parsed (acorn: the TypeScript compiler did this parse before, and loading it
+ * took a second of every build), with its top-level schemas and the statements that declare them;
+ * `fail` throws the build's error. Fails when the file no longer looks that way.
+ */
+function typesModule(source, path) {
+  const program = parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  const fail = (why) => {
+    throw new Error(`bundle: ${path} no longer looks like the SDK's types.js: ${why}`);
+  };
+  const zod = program.body
+    .find((n) => n.type === "ImportDeclaration" && /^zod(\/v4)?$/.test(n.source.value))
+    ?.specifiers.find((s) => s.type === "ImportNamespaceSpecifier")?.local.name;
+  if (!zod) fail("no `import * as z from 'zod/v4'`");
+  const { schemas, statements } = schemaDeclarations(program, zod, fail);
+  if (schemas.size < 100) fail(`only ${schemas.size} top-level schemas`);
+  return { program, schemas, statements, fail };
 }
 
 /** What the rewritten types.js imports its `builder` and `deferred` from. */
@@ -165,16 +174,7 @@ const DEFERRED_SCHEMA = fileURLToPath(new URL("./deferred-schema.mjs", import.me
  * a zod schema's, a schema's name declared again inside the file.
  */
 export function deferredSchemas(source, path) {
-  const program = parse(source, { ecmaVersion: "latest", sourceType: "module" });
-  const fail = (why) => {
-    throw new Error(`bundle: ${path} no longer looks like the SDK's types.js: ${why}`);
-  };
-  const zod = program.body
-    .find((n) => n.type === "ImportDeclaration" && /^zod(\/v4)?$/.test(n.source.value))
-    ?.specifiers.find((s) => s.type === "ImportNamespaceSpecifier")?.local.name;
-  if (!zod) fail("no `import * as z from 'zod/v4'`");
-  const { schemas, statements } = schemaDeclarations(program, zod, fail);
-  if (schemas.size < 100) fail(`only ${schemas.size} top-level schemas`);
+  const { program, schemas, statements, fail } = typesModule(source, path);
   const edits = schemaReferences(program, schemas, fail);
   /** `source` from `start` to `end` with the references in it edited. */
   const edited = (start, end) => {
