@@ -398,14 +398,16 @@ async function overhead(peers, baseline) {
   }
   try {
     const calls = Number(process.env.BENCH_PEERS_CALLS ?? 600);
-    const early = await pairedOverheads(cases, calls, Math.min(300, calls));
+    const warmUp = Math.min(300, calls);
+    const early = await pairedOverheads(cases, calls, warmUp);
     // The same servers, on: V8 is still optimizing every server's call path well past the first
     // few hundred calls (docs/benchmarks.md, "per call once the JIT is warm").
     const steadyAfter = Number(process.env.BENCH_PEERS_STEADY ?? 4_000);
     const steady = steadyAfter > 0 ? await pairedOverheads(cases, calls, steadyAfter) : [];
-    const phase = `after ${Math.min(300, calls)} calls`;
-    const warm = `after ${Math.min(300, calls) + calls + steadyAfter} calls (the JIT warm)`;
-    return [...overheadRows(early, calls, phase), ...overheadRows(steady, calls, warm)];
+    return [
+      ...overheadRows(early, calls, `after ${warmUp} calls`),
+      ...overheadRows(steady, calls, `after ${warmUp + calls + steadyAfter} calls (the JIT warm)`),
+    ];
   } finally {
     for (const s of [ours, before, floor, theirs]) await s?.client.close();
     await stub.close();
