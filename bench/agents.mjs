@@ -13,7 +13,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { startSandbox } from "../dist/sandbox/index.js";
 import { median, printTable, round } from "./table.mjs";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const RUNS = 5;
 const AGENT_TOOLS = "ecommerce_search_listing,news_article,generated_travel_0002";
 const EXTRA_AGENTS = 180;

@@ -1,4 +1,4 @@
-// The "before" build the benches compare with: BENCH_BASELINE_CLI (a `dist/cli.js` of an older
+// The "before" build the benches compare with: BENCH_BASELINE_CLI (a `dist/cli.cjs`, or the `dist/cli.js` of an older
 // checkout) when set; otherwise the given commit built once into a cache directory outside the
 // repository ($TMPDIR/webdata-bench-baseline-<sha>) and reused by later runs. The build is the one
 // docs/benchmarks.md describes: `git archive` of the commit, this checkout's node_modules linked
@@ -14,7 +14,7 @@ const REPO = fileURLToPath(new URL("..", import.meta.url));
 const run = (command, args, cwd) =>
   execFileSync(command, args, { cwd, stdio: ["ignore", "ignore", "inherit"], encoding: "utf8" });
 
-/** The `dist/cli.js` to compare with: BENCH_BASELINE_CLI, or `commit` built into the cache. */
+/** The `dist/cli.cjs` to compare with: BENCH_BASELINE_CLI, or `commit` built into the cache. */
 export function baselineCli(commit, env = process.env) {
   if (env.BENCH_BASELINE_CLI) return { cli: env.BENCH_BASELINE_CLI, label: "BENCH_BASELINE_CLI" };
   const sha = execFileSync("git", ["rev-parse", "--short=12", `${commit}^{commit}`], {
@@ -22,9 +22,10 @@ export function baselineCli(commit, env = process.env) {
     encoding: "utf8",
   }).trim();
   const dir = join(env.TMPDIR || tmpdir(), `webdata-bench-baseline-${sha}`);
-  const cli = join(dir, "dist", "cli.js");
-  if (!existsSync(cli)) build(sha, dir);
-  return { cli, label: sha };
+  if (!existsSync(join(dir, "dist", "cli.js"))) build(sha, dir);
+  // The bin: dist/cli.cjs since it was one, dist/cli.js before.
+  const cjs = join(dir, "dist", "cli.cjs");
+  return { cli: existsSync(cjs) ? cjs : join(dir, "dist", "cli.js"), label: sha };
 }
 
 /** Builds `sha` in a fresh directory beside `dir`, then moves it into place (a half build never is). */

@@ -1,4 +1,4 @@
-// Generation 2 beside the build before it (issue 21: no regression): this checkout's `dist/cli.js`
+// Generation 2 beside the build before it (issue 21: no regression): this checkout's `dist/cli.cjs`
 // and the last main commit before the API generations landed (bench/baseline.mjs builds it once;
 // BENCH_BASELINE_CLI overrides), both stdio against one sandbox process, each figure with new/old:
 // - spawn → initialize + tools/list, median of BENCH_GEN_SPAWNS (default 10), runs interleaved;
@@ -15,7 +15,7 @@ import { median, printTable, round } from "./table.mjs";
 
 /** d03d74f: main just before bea25df, "API generations skeleton" (WEBDATA_API_GENERATION). */
 const BEFORE_GENERATION_2 = "d03d74f";
-const NEW_CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const NEW_CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const KEY = "wdk_BENCHGENERATIONSQZX";
 const SPAWNS = Number(process.env.BENCH_GEN_SPAWNS ?? 10);
 const CALLS = Number(process.env.BENCH_GEN_CALLS ?? 200);

@@ -3,12 +3,13 @@
 // - spawn → `initialize` + `tools/list` answered (SDK client), median of BENCH_PEERS_SPAWNS (9),
 //   every server once per round (interleaved, so the host's load hits all alike), with each server's
 //   CPU time until then (Linux; steadier than wall time on a loaded host); the floor is
-//   node itself answering both with canned JSON (bench/floor.mjs), beside it the SDK floor (the SDK's
+//   node itself answering both with canned JSON (bench/floor.mjs; the same file run as CommonJS is
+//   printed too, without the ES module loader that a .mjs starts), beside it the SDK floor (the SDK's
 //   bare `Server` on its stdio transport, bench/sdk-floor.mjs) bundled as one ES module, and again
-//   loaded the way dist/cli.js loads the stdio server (CommonJS, V8 code cache, zod jitless); every
+//   loaded the way dist/cli.cjs loads the stdio server (CommonJS, V8 code cache, zod jitless); every
 //   server spawned once unmeasured first (its code cache written, the agent catalog fetched), ours
 //   with a cache dir of the bench's own; with BENCH_BASELINE (a commit)
-//   or BENCH_BASELINE_CLI (a built dist/cli.js) also an older build of ours (bench/baseline.mjs);
+//   or BENCH_BASELINE_CLI (a built dist/cli.cjs) also an older build of ours (bench/baseline.mjs);
 // - per-call overhead: `extract_page` over the raw API request it makes (the sandbox in a process
 //   of its own) beside Firecrawl's `firecrawl_scrape` over the raw `POST /v2/scrape` (a stub in a
 //   process of its own, bench/firecrawl-stub.mjs, serving the same page), both through the SDK
@@ -42,7 +43,7 @@ import { rssMb } from "./memory.mjs";
 import { startSandboxProcess } from "./sandbox-process.mjs";
 import { median, printTable, round } from "./table.mjs";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./floor.mjs", import.meta.url));
 const SDK_FLOOR = fileURLToPath(new URL("./sdk-floor.mjs", import.meta.url));
 const CALL_FLOOR = fileURLToPath(new URL("./call-floor.mjs", import.meta.url));
@@ -198,9 +199,9 @@ async function firstCall(servers, rounds, url) {
 
 /**
  * bench/sdk-floor.mjs bundled into one file under the OS temp folder as scripts/bundle.mjs bundled
- * the CLI before issue 33's code cache (one ES module, no cache); and `cached`: as dist/cli.js now
+ * the CLI before issue 33's code cache (one ES module, no cache); and `cached`: as dist/cli.cjs now
  * loads the stdio server — one CommonJS file with zod jitless first (src/server/zod-jitless.ts),
- * run by a small ES module through src/cli/code-cache.ts with a code cache of its own.
+ * run by a small CommonJS file through src/cli/code-cache.ts with a code cache of its own.
  */
 async function bundledSdkFloor({ cached = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "webdata-bench-sdk-floor-"));
@@ -209,22 +210,27 @@ async function bundledSdkFloor({ cached = false } = {}) {
     const entry = join(dir, "entry.mjs");
     writeFileSync(entry, `import ${JSON.stringify(ZOD_JITLESS)};\nimport ${JSON.stringify(SDK_FLOOR)};\n`);
     const cjs = join(dir, "sdk-floor.cjs");
-    await build({
-      entryPoints: [entry],
-      outfile: cjs,
-      bundle: true,
-      format: "cjs",
-      platform: "node",
-      target: "node20",
-      minifySyntax: true,
-      logLevel: "warning",
-      plugins: [startPath],
-    });
+    const commonJs = (entry, outfile, plugins) =>
+      build({
+        entryPoints: [entry],
+        outfile,
+        bundle: true,
+        format: "cjs",
+        platform: "node",
+        target: "node20",
+        minifySyntax: true,
+        logLevel: "warning",
+        plugins,
+      });
+    await commonJs(entry, cjs, [startPath]);
+    const runner = join(dir, "run.mjs");
     writeFileSync(
-      outfile,
+      runner,
       `import { loadCached } from ${JSON.stringify(CODE_CACHE)};\nprocess.once("exit", loadCached(${JSON.stringify(cjs)}, ${JSON.stringify(join(dir, "cache"))}).persist);\n`,
     );
-    return outfile;
+    const run = join(dir, "run.cjs");
+    await commonJs(runner, run, []);
+    return run;
   }
   await build({
     entryPoints: [SDK_FLOOR],
@@ -243,6 +249,13 @@ async function bundledSdkFloor({ cached = false } = {}) {
   return outfile;
 }
 
+/** bench/floor.mjs (no import, no require) copied to a .cjs file: Node runs it as CommonJS. */
+function commonJsFloor() {
+  const file = join(mkdtempSync(join(tmpdir(), "webdata-bench-floor-")), "floor.cjs");
+  writeFileSync(file, readFileSync(FLOOR));
+  return file;
+}
+
 async function startup(sandbox, peers, baseline) {
   const rounds = Number(process.env.BENCH_PEERS_SPAWNS ?? 9);
   const ourEnv = {
@@ -252,6 +265,7 @@ async function startup(sandbox, peers, baseline) {
   };
   const servers = [
     { name: "floor (node answering with canned JSON)", file: FLOOR, env: {} },
+    { name: "the same floor run as CommonJS (no ES module loader)", file: commonJsFloor(), env: {} },
     { name: "SDK floor (the SDK's bare Server on stdio, bundled)", file: await bundledSdkFloor(), env: {} },
     {
       name: "SDK floor loaded as ours is (CommonJS, V8 code cache, zod jitless)",
@@ -262,7 +276,7 @@ async function startup(sandbox, peers, baseline) {
     ...(baseline ? [{ name: `web-data-mcp (${baseline.label})`, file: baseline.cli, env: ourEnv }] : []),
     ...peers.map((p) => ({ name: `${p.name} ${p.version}`, file: p.path, env: p.env })),
   ];
-  const OURS = 3;
+  const OURS = 4;
   // Warm: each code cache written, the agent catalog cached (as on a user's second start).
   for (const s of servers) await spawnToList(s.file, s.env).catch(() => {});
   const med = await interleaved(servers, rounds, (s) => spawnToList(s.file, s.env));
@@ -284,7 +298,9 @@ async function startup(sandbox, peers, baseline) {
       value: ms,
       unit: "ms",
       compare:
-        j === 0 ? `the floor${cpuText}` : `${round(ms / floor)} × the floor (${round(floor)} ms)${cpuText}`,
+        j === 0
+          ? `the floor${cpuText}`
+          : `${round(ms / floor)} × the floor (${round(floor)} ms)${j === OURS ? `, ${round(ms / med(1, "ms"))} × the CommonJS floor` : ""}${cpuText}`,
       target: j === OURS ? "≤ 1.5 × the floor" : "reference",
       ok: j === OURS ? ms <= 1.5 * floor : true,
     };

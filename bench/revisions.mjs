@@ -18,7 +18,7 @@ import { startHttpServer } from "../dist/server/http.js";
 import { spawnToList } from "./server.mjs";
 import { median, printTable, round } from "./table.mjs";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const BASE = process.argv[2];
 const KEY = "wdk_BENCHQZXJVKWPRTMNHG";
 const ROUNDS = Number(process.env.ROUNDS ?? 10);

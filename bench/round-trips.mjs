@@ -1,6 +1,6 @@
 // Redis round trips per tool call (issue 23), counted on the wire as the round-trip test does
 // (scripts/redis-proxy.mjs between one replica and Redis): one `serp_search` in an open session,
-// the median of 5 calls after a warm-up one. With `BENCH_BASELINE_CLI=<older dist/cli.js>` the
+// the median of 5 calls after a warm-up one. With `BENCH_BASELINE_CLI=<older dist/cli.cjs>` the
 // same count for that build, side by side (docs/benchmarks.md says how to build the one before
 // issue 23).
 import { spawn } from "node:child_process";

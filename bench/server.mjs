@@ -1,4 +1,4 @@
-// Server benchmarks (run `npm run build` first): the built stdio server `node dist/cli.js` against
+// Server benchmarks (run `npm run build` first): the built stdio server `node dist/cli.cjs` against
 // the in-process sandbox, driven by the SDK client.
 // - spawn → initialize + tools/list (median of 10 spawns) beside peer servers (bench/peers.mjs) and a
 //   bare `node -e ""`, interleaved;
@@ -19,7 +19,7 @@ import { installedPeers } from "./peers.mjs";
 import { startSandboxProcess } from "./sandbox-process.mjs";
 import { median, printTable, round } from "./table.mjs";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const KEY = "wdk_BENCHQZXJVKWPRTMNHG";
 const SPAWNS = 10;
 const CALLS = 1000;

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { median, round } from "./table.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist/cli.js");
+const CLI = join(ROOT, "dist/cli.cjs");
 const CALLS = 5;
 const SEARCH = JSON.stringify({ search_engine: "engine1_search", query: "hiking boots", num_results: 3 });
 

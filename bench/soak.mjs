@@ -19,7 +19,7 @@ import { startSandbox } from "../dist/sandbox/index.js";
 import { rssMb } from "./memory.mjs";
 import { median, percentile, printTable, round } from "./table.mjs";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const KEY = "wdk_SOAKQZXJVKWPRTMNHG";
 const CALLS = Number(process.env.SOAK_CALLS ?? 10_000);
 const WARMUP = Math.min(1_000, Math.floor(CALLS / 10));

@@ -1,11 +1,11 @@
-// Telemetry benchmarks (run `npm run build` first): the built HTTP server `node dist/cli.js --http`
+// Telemetry benchmarks (run `npm run build` first): the built HTTP server `node dist/cli.cjs --http`
 // with telemetry off and on, side by side. "On" is what an operator turns on: OTLP traces and
 // metrics (OTEL_EXPORTER_OTLP_ENDPOINT, to a loopback sink that answers 200) plus Prometheus
 // /metrics (WEBDATA_METRICS=1).
 // - spawn → listening → initialize + tools/list over HTTP (median of SPAWNS, off/on alternating);
 // - serp_search round trip through the server (paired medians over CALLS pairs, one server of each
 //   kind, the sandbox in a process of its own).
-// With BENCH_BASELINE_CLI=/path/to/an/older/dist/cli.js (a build from before telemetry existed)
+// With BENCH_BASELINE_CLI=/path/to/an/older/dist/cli.cjs (a build from before telemetry existed)
 // the "off" figures are also set beside that build's: telemetry off should change nothing.
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { startSandboxProcess } from "./sandbox-process.mjs";
 import { median, printTable, round } from "./table.mjs";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const KEY = "wdk_BENCHTELEMETRYQZXJV";
 const SPAWNS = 8;
 const CALLS = 400;

@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { encode } from "gpt-tokenizer";
 
-const CLI = process.env.BENCH_TOKENS_CLI ?? fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = process.env.BENCH_TOKENS_CLI ?? fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 
 const five = ["a", "b", "c", "d", "e"].map((p) => ({ url: `https://example.com/${p}` }));
 

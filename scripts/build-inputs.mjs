@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const STAMP = join(root, "dist/.build-inputs");
 export const OUTPUTS = [
+  "dist/cli.cjs",
   "dist/cli.js",
   "dist/stdio.cjs",
   "dist/runtime.cjs",

@@ -1,7 +1,10 @@
-// Bundles the CLI entry into dist/cli.js so the server starts fast: Node resolves and reads one file
-// (plus lazily loaded chunks for the sandbox, HTTP and agent parts) instead of hundreds of modules.
+// Bundles the CLI entry into dist/cli.cjs, the package's bin, so the server starts fast: Node
+// resolves and reads one CommonJS file (plus lazily loaded ES module chunks for the sandbox, HTTP
+// and agent parts) instead of hundreds of modules, and a start that loads no ES module never
+// starts Node's ES module loader (6-7 ms of a spawn). dist/cli.js is an ES module that runs it, for
+// configurations written when the bin was that file.
 // The stdio server is bundled a second time, as two CommonJS files (dist/stdio.cjs, its start path,
-// and dist/runtime.cjs, its tools, loaded on first need), which dist/cli.js compiles with V8's code
+// and dist/runtime.cjs, its tools, loaded on first need), which dist/cli.cjs compiles with V8's code
 // cache (src/cli/code-cache.ts): Node 20 caches no ES module's compiled code, and that compiling was
 // most of the start-up above the SDK's own schema building, and of a first call's wait.
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
@@ -27,6 +30,16 @@ const common = {
 const esmBanner = {
   js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
 };
+// A CommonJS bundle's `import.meta.url` (the source is ES modules).
+const CJS_IMPORT_META_URL = 'const __import_meta_url = require("node:url").pathToFileURL(__filename).href;';
+/** dist/cli.js: the bin of earlier builds, kept for configurations that name it. */
+const CLI_SHIM = `#!/usr/bin/env node
+// The CLI is dist/cli.cjs (the package's bin); this file runs it for configurations that name
+// dist/cli.js, through Node's ES module loader (a few ms more of start-up than the bin itself).
+// Required, not imported: importing it would also have the loader scan it for its exports.
+import { createRequire } from "node:module";
+createRequire(import.meta.url)("./cli.cjs");
+`;
 const esm = await build({
   ...common,
   entryPoints: { cli: "src/cli.ts" },
@@ -46,7 +59,7 @@ const chunkOf = new Map(
 );
 
 /**
- * The stdio server as CommonJS, which dist/cli.js compiles with V8's code cache (Node 20 caches no
+ * The stdio server as CommonJS, which dist/cli.cjs compiles with V8's code cache (Node 20 caches no
  * ES module's compiled code): dist/stdio.cjs is src/server/stdio.ts and everything it imports
  * statically (the start path up to the build-time `tools/list`); dist/runtime.cjs is what its
  * `import("./runtime.js")` loads on the first call (or shortly after the handshake): the tools,
@@ -80,30 +93,36 @@ const lazyImports = {
 };
 // The files build side by side (esbuild's service runs them in parallel).
 await Promise.all([
-  oneModuleCli(),
+  oneFileCli(),
   ...Object.entries(CJS_BUNDLES).map(([name, entry]) => bundleCjs(name, entry)),
 ]);
-await chmod("dist/cli.js", 0o755);
+await Promise.all([writeFile("dist/cli.js", CLI_SHIM), rm("dist/cli.js.map", { force: true })]);
+await Promise.all(["dist/cli.cjs", "dist/cli.js"].map((file) => chmod(file, 0o755)));
 await Promise.all(
   Object.keys(esm.metafile.outputs)
-    .filter((file) => file.endsWith(".js"))
+    .filter((file) => file.endsWith(".js") && file !== "dist/cli.js")
     .map(asciiOnly),
 );
 
 /**
- * dist/cli.js again, as one ES module: what it imports statically (flags, config, the code-cache
- * loader) in it rather than in chunks it shares with `call` and the others, so the stdio server's
- * start loads one ES module before dist/stdio.cjs, not five (each is resolved, read, compiled and
- * linked apart, about 1 ms of start-up); its dynamic imports load the chunks built above.
+ * dist/cli.cjs: the CLI again, as one CommonJS file: what it imports statically (flags, config,
+ * the code-cache loader) in it rather than in chunks it shares with `call` and the others, so the
+ * stdio server's start reads two CommonJS files (this one and dist/stdio.cjs) and no ES module;
+ * its dynamic imports load the chunks built above (Node's `import()`, which starts the ES module
+ * loader only for the commands that use a chunk).
  */
-async function oneModuleCli() {
+async function oneFileCli() {
   await build({
     ...common,
     entryPoints: { cli: "src/cli.ts" },
-    format: "esm",
+    outExtension: { ".js": ".cjs" },
+    format: "cjs",
     plugins: [lazyImports, leanSdk, leanUndici],
-    banner: esmBanner,
+    define: { "import.meta.url": "__import_meta_url" },
+    // Strict, as the ES module source is (the banner would put esbuild's "use strict" second).
+    banner: { js: `"use strict";\n${CJS_IMPORT_META_URL}` },
   });
+  await asciiOnly("dist/cli.cjs");
 }
 
 /** Builds `dist/<name>.cjs` from `entry`, its lazy imports served by the loader, ASCII only. */
@@ -121,7 +140,7 @@ async function bundleCjs(name, entry) {
     // The SDK's schemas built on first use on the start path only (scripts/start-path-plugin.mjs).
     plugins: [lazyImports, name === "stdio" ? startPath : leanSdk, leanUndici],
     define: { "import.meta.url": "__import_meta_url" },
-    banner: { js: 'const __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
+    banner: { js: CJS_IMPORT_META_URL },
   });
   // Every other dynamic import left is external: a lazy part the loader serves, or the build fails.
   const dynamicImports = built.metafile.outputs[file].imports.filter((i) => i.kind === "dynamic-import");

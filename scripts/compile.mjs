@@ -2,7 +2,7 @@
 // does it in about a second where tsc's emit took 16 s. Types are checked by `npm run typecheck`,
 // which `npm run lint` and `npm pack` run. tsconfig.json sets `isolatedModules`, so every file
 // transpiles on its own exactly as tsc would emit it.
-// dist/cli.js is the bundle's (scripts/bundle.mjs), which may be writing it at the same time.
+// dist/cli.cjs is the bundle's (scripts/bundle.mjs), which may be writing it at the same time.
 import { readdirSync } from "node:fs";
 import { build } from "esbuild";
 

@@ -4,7 +4,7 @@
  * against this server's Streamable HTTP endpoint, for both revisions it serves: the frozen
  * requirement sets `--requirements 2025-11-25` and `--requirements 2026-07-28`.
  *
- *   node scripts/conformance.mjs                 # spawns `node dist/cli.js --http --sandbox --port 0`
+ *   node scripts/conformance.mjs                 # spawns `node dist/cli.cjs --http --sandbox --port 0`
  *   node scripts/conformance.mjs --url URL       # an already running server
  *   node scripts/conformance.mjs --json          # the verdicts as JSON (the test reads them)
  *   node scripts/conformance.mjs --install       # only install Node 22 when missing (npm run setup:node22)
@@ -108,7 +108,7 @@ export const EXEMPT_CHECKS = {
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CONFORMANCE = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-const CLI = join(ROOT, "dist/cli.js");
+const CLI = join(ROOT, "dist/cli.cjs");
 const NODE22_DIR = join(ROOT, "scripts/node22");
 
 /** A Node that runs the suite: this one when it is 22 or newer, else the npm registry's `node@22`. */

@@ -27,7 +27,7 @@ export interface Fleet {
 
 export declare function startFleet(options: {
   replicas: number;
-  /** The built CLI the replicas run; default this checkout's `dist/cli.js` (`CLI`). */
+  /** The built CLI the replicas run; default this checkout's `dist/cli.cjs` (`CLI`). */
   cli?: string;
   env: Record<string, string>;
   /** More env for replica `i`, given every replica's port (e.g. its own WEBDATA_PUBLIC_URL). */

@@ -1,6 +1,6 @@
 // Real parts of a fleet, for the fleet tests (test/fleet/) and the fleet bench (bench/fleet.mjs):
 // `redis-server` and `nginx` (Debian packages; .ci/run installs them) started on free loopback ports
-// with their own config in a temp dir, and N replicas of the built CLI (`node dist/cli.js --http`)
+// with their own config in a temp dir, and N replicas of the built CLI (`node dist/cli.cjs --http`)
 // sharing state through that Redis behind that nginx (plain round-robin, no affinity). `stop()`
 // stops everything it started and removes the temp dir. Types: fleet.d.mts.
 import { execFileSync, spawn } from "node:child_process";
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The built CLI the replicas run. */
-export const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 export async function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();

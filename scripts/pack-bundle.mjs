@@ -1,6 +1,6 @@
 // `npm run bundle`: packs the MCP Bundle (.mcpb) for Claude Desktop with `mcpb pack`.
 // The bundle holds the manifest, its icon, package.json ("type": "module" and the version), the
-// README and the self-contained build: dist/cli.js, dist/stdio.cjs, dist/runtime.cjs plus the dist/chunks files they can load (every
+// README and the self-contained build: dist/cli.cjs, dist/stdio.cjs, dist/runtime.cjs plus the dist/chunks files they can load (every
 // npm dependency is inside them, so no node_modules). They are staged in a temp folder first, so
 // chunks left over from earlier builds never ship. .mcpbignore says the same for a plain
 // `mcpb pack .` from the repository. The manifest must list the registry's tools and the package
@@ -48,13 +48,13 @@ function reachable(file, seen = new Set()) {
 const loaded = [...reachable(entry)].map((f) => relative(root, f).split("\\").join("/"));
 const strays = loaded.filter((f) => f !== manifest.server.entry_point && !f.startsWith("dist/chunks/"));
 if (strays.length > 0) {
-  fail(`dist/cli.js is the per-file transpile, not the bundle (it loads ${strays[0]}): run npm run build`);
+  fail(`dist/cli.cjs is the per-file transpile, not the bundle (it loads ${strays[0]}): run npm run build`);
 }
 
 // The stdio server answers tools/list from this build-time list while its tools load.
 const TOOL_LIST = "dist/tool-list.json";
 if (!existsSync(join(root, TOOL_LIST))) fail(`${TOOL_LIST} is missing: run npm run build`);
-// The stdio server's start path and its runtime, which dist/cli.js compiles with V8's code cache
+// The stdio server's start path and its runtime, which dist/cli.cjs compiles with V8's code cache
 // (their other lazy parts are the chunks above).
 const STDIO = ["dist/stdio.cjs", "dist/runtime.cjs"];
 for (const file of STDIO) if (!existsSync(join(root, file))) fail(`${file} is missing: run npm run build`);

@@ -142,7 +142,7 @@ export const TOKEN_CONFIGURATIONS = [
 ];
 
 /**
- * The tools/list answer of the built CLI (dist/cli.js) under `env`, exactly as a client receives it
+ * The tools/list answer of the built CLI (dist/cli.cjs) under `env`, exactly as a client receives it
  * (every member kept), counted in o200k tokens the way test/server/default-tools.test.ts counts it:
  * whole, and without the output schemas most clients do not pass to the model.
  */
@@ -155,7 +155,7 @@ export async function toolListSize(env) {
   ]);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [new URL("../dist/cli.js", import.meta.url).pathname],
+    args: [new URL("../dist/cli.cjs", import.meta.url).pathname],
     env: {
       PATH: process.env.PATH ?? "",
       WEBDATA_API_KEY: "k",

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse } from "acorn";
 
 /**
- * What keeps the stdio start-up path (dist/cli.js → the stdio chunk) small, checked by
+ * What keeps the stdio start-up path (dist/cli.cjs → the stdio chunk) small, checked by
  * test/install/start-path.test.ts:
  * - `import { z } from "zod"` reaches zod's namespace object through a re-export, which esbuild
  *   cannot tree-shake: every locale (a third of the path's code) came along. Our sources get

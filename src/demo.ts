@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: the path an AI agent takes, on the built-in sandbox, with no key. It starts the
- * built server (`node dist/cli.js --sandbox`) as a stdio child, connects the MCP SDK's `Client`
+ * built server (`node dist/cli.cjs --sandbox`) as a stdio child, connects the MCP SDK's `Client`
  * exactly as Claude Desktop or an IDE would, and walks search → read the top result → find and
  * run an extraction agent → crawl a small site, printing what the agent sees (trimmed).
  * Everything it talks to is local (the sandbox serves a demo web site); it takes a few seconds.
@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 
-const CLI = fileURLToPath(new URL("./cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("./cli.cjs", import.meta.url));
 // The demo is the MCP *client* (`npm run demo`), printing for a person at a terminal; the server it
 // talks to is a child process whose stdout carries JSON-RPC only.
 const out = (line = "") => process.stdout.write(`${line}\n`);

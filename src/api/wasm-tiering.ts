@@ -14,12 +14,15 @@
  * unknown flag on stdout, which on stdio is the protocol's stream.
  */
 
+import { createRequire } from "node:module";
+
 /** V8's default is 1.8 M (Node 20) and 13 M (Node 22) "bytes executed" before tiering up. */
 const TIERING_BUDGET = 200_000_000;
 
 /** Raises V8's WebAssembly tiering budget for this process (idempotent). */
 export async function raiseWasmTieringBudget(): Promise<void> {
   if (!/^v(20|22)\./.test(process.version)) return;
-  const { setFlagsFromString } = await import("node:v8");
+  // Required, not imported: from the CommonJS bin an `import()` would start Node's ES module loader.
+  const { setFlagsFromString } = createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
   setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`);
 }

@@ -6,7 +6,7 @@
  * cache for ES modules (`module.enableCompileCache()` is Node >= 22.1), and compiling was the largest
  * share of start-up above the SDK's own schema building, and of the first call's wait.
  *
- * The caller decides when to write (dist/cli.js: at exit); a file's own cache is also written just
+ * The caller decides when to write (dist/cli.cjs: at exit); a file's own cache is also written just
  * before its first `__import`, where the caller may set V8 flags (`LoadOptions`). The cache file
  * is named by the bundle's name, its file identity (device, inode, size, modification and change
  * times: a rewritten file has a new change time, which no one can set back, so no hashing of its

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 
 /**
  * The package version, read from the package.json above this module (dist/server/version.js in
- * the tsc build, dist/cli.js or dist/chunks/*.js in the bundle).
+ * the tsc build, dist/cli.cjs or dist/chunks/*.js in the bundle).
  */
 export const VERSION: string = (() => {
   for (const up of ["../package.json", "../../package.json", "../../../package.json"]) {

@@ -1,5 +1,5 @@
 /**
- * The loader dist/cli.js runs the stdio start path (dist/stdio.cjs) through: V8's code cache kept
+ * The loader dist/cli.cjs runs the stdio start path (dist/stdio.cjs) through: V8's code cache kept
  * under the cache dir, keyed by the file's identity (a rewritten file gets a new one), refused
  * caches recompiled, a lazily loaded `.cjs` cached alike, never a failed
  * start. On small CommonJS files of the test's own; the built server's start is

@@ -15,7 +15,7 @@ import { describeFramework, type Session } from "./suite.js";
 const INSPECTOR = at("node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
 
 const target = (transport: TransportName, servers: Servers): string[] =>
-  transport === "http" ? [servers.httpUrl, "--transport", "http"] : [process.execPath, at("dist/cli.js")];
+  transport === "http" ? [servers.httpUrl, "--transport", "http"] : [process.execPath, at("dist/cli.cjs")];
 
 /** One Inspector run; its parsed JSON output, or its error text when it failed. */
 async function inspect(servers: Servers, args: string[]): Promise<{ json?: unknown; error?: string }> {

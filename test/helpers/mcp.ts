@@ -1,5 +1,5 @@
 /**
- * Shared end-to-end helpers: a sandbox in the test process, the built server (`node dist/cli.js`)
+ * Shared end-to-end helpers: a sandbox in the test process, the built server (`node dist/cli.cjs`)
  * as a real stdio child process, and an SDK `Client` over `StdioClientTransport`.
  * Build first (`npm run build`; `npm test` does).
  */
@@ -17,7 +17,7 @@ import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandb
 import { SHARED_CODE_CACHE } from "../setup/shared-code-cache.js";
 import { type ProcessRun, runProcess } from "./process.js";
 
-export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/cli.cjs", import.meta.url));
 export const TEST_KEY = "wdk_QZXJVKWPRTMNHGZXQ";
 
 export function assertBuilt(): void {
@@ -100,7 +100,7 @@ export function testClient(): Pick<McpSession, "client" | "errors" | "notificati
   return { client, errors, notifications };
 }
 
-/** Spawns `node dist/cli.js` and connects an MCP client to it over stdio. */
+/** Spawns `node dist/cli.cjs` and connects an MCP client to it over stdio. */
 export async function spawnServer(options: SpawnOptions = {}): Promise<StdioServer> {
   assertBuilt();
   const cache = testCacheDir(options.env, options.args);
@@ -196,7 +196,7 @@ export const pathsSince = (sandbox: Sandbox, from: number) =>
 export type CliRun = ProcessRun;
 
 /**
- * Runs `node dist/cli.js ARGS` to completion without blocking the test's event loop (its sandbox).
+ * Runs `node dist/cli.cjs ARGS` to completion without blocking the test's event loop (its sandbox).
  * A `call --sandbox` without a WEBDATA_CACHE_DIR of the test's gets a temporary one, and the shell
  * sandbox it starts there is stopped afterwards (`stopShellSandbox`, what `sandbox --stop` runs).
  */

@@ -1,12 +1,12 @@
 /**
- * The built CLI (`node dist/cli.js --http --sandbox --port 0`) as a child process, for the tests
+ * The built CLI (`node dist/cli.cjs --http --sandbox --port 0`) as a child process, for the tests
  * of the HTTP server as users start it (drain, conformance, telemetry, secrets). Build first (`npm test` does).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/cli.cjs", import.meta.url));
 
 export interface HttpChild {
   child: ChildProcess;

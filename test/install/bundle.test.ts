@@ -119,9 +119,9 @@ describe("manifest.json", () => {
 
   it("starts the built entry with node and hands the user's settings over as environment", () => {
     expect(manifest.server.type).toBe("node");
-    expect(manifest.server.entry_point).toBe("dist/cli.js");
+    expect(manifest.server.entry_point).toBe("dist/cli.cjs");
     expect(manifest.server.mcp_config.command).toBe("node");
-    expect(manifest.server.mcp_config.args).toEqual([`\${__dirname}/dist/cli.js`]);
+    expect(manifest.server.mcp_config.args).toEqual([`\${__dirname}/dist/cli.cjs`]);
     const env = manifest.server.mcp_config.env;
     expect(env.WEBDATA_API_KEY).toBe(setting("api_key"));
     expect(env.WEBDATA_BASE_URL).toBe(setting("base_url"));
@@ -167,13 +167,13 @@ describe("the .mcpb bundle", () => {
   it("runs from the unpacked folder with no node_modules: tools --sandbox and --version", async () => {
     expect(existsSync(join(unpacked, "node_modules"))).toBe(false);
     const tools = ok(
-      await runNode([join(unpacked, "dist/cli.js"), "tools", "--sandbox"], { cwd: unpacked }),
+      await runNode([join(unpacked, "dist/cli.cjs"), "tools", "--sandbox"], { cwd: unpacked }),
       "tools",
     );
     for (const t of defaultTools(manifest.tools))
       expect(tools.stdout).toMatch(new RegExp(`^${t.name}\\s`, "m"));
     const version = ok(
-      await runNode([join(unpacked, "dist/cli.js"), "--version"], { cwd: unpacked }),
+      await runNode([join(unpacked, "dist/cli.cjs"), "--version"], { cwd: unpacked }),
       "--version",
     );
     expect(version.stdout.trim()).toBe(manifest.version);
@@ -182,7 +182,7 @@ describe("the .mcpb bundle", () => {
   it("serves MCP over stdio from the unpacked folder: initialize and tools/list (--sandbox)", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [join(unpacked, "dist/cli.js"), "--sandbox"],
+      args: [join(unpacked, "dist/cli.cjs"), "--sandbox"],
       cwd: unpacked,
       env: getDefaultEnvironment(),
       stderr: "pipe",

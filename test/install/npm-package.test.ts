@@ -11,6 +11,7 @@ import {
   at,
   BUILD_FILES,
   childEnv,
+  EARLIER_BIN,
   makeTemp,
   npm,
   ok,
@@ -54,20 +55,21 @@ beforeAll(async () => {
     ),
     "npm install (offline)",
   );
-  bin = join(app, "node_modules/web-data-mcp/dist/cli.js");
+  bin = join(app, "node_modules/web-data-mcp/dist/cli.cjs");
 }, 60_000);
 
 afterAll(async () => {
-  if (temp) await runNode([at("dist/cli.js"), "sandbox", "--stop"], { env: env() });
+  if (temp) await runNode([at("dist/cli.cjs"), "sandbox", "--stop"], { env: env() });
   await removeTemp(temp);
 });
 
 describe("the npm package", () => {
   it("holds only the bundle, package.json and README (no sources, tests or source maps)", () => {
     const paths = packed.files.map((f) => f.path).sort();
-    expect(paths).toEqual(expect.arrayContaining(["package.json", "README.md", ...BUILD_FILES]));
+    expect(paths).toEqual(expect.arrayContaining(["package.json", "README.md", ...BUILD_FILES, EARLIER_BIN]));
     for (const p of paths) {
-      if (![...PACKAGE_DOCS, ...BUILD_FILES].includes(p)) expect(p).toMatch(/^dist\/chunks\/[^/]+\.js$/);
+      if (![...PACKAGE_DOCS, ...BUILD_FILES, EARLIER_BIN].includes(p))
+        expect(p).toMatch(/^dist\/chunks\/[^/]+\.js$/);
     }
   });
 
@@ -78,7 +80,7 @@ describe("the npm package", () => {
     );
     expect(imports.length).toBeGreaterThan(0);
     for (const target of imports)
-      expect(target, "dist/cli.js must be the bundle (npm run build)").toMatch(/^\.\/chunks\//);
+      expect(target, "dist/cli.cjs must be the bundle (npm run build)").toMatch(/^\.\/chunks\//);
   });
 
   it("installs into an empty folder offline with zero dependencies", async () => {
@@ -86,13 +88,18 @@ describe("the npm package", () => {
     expect(installed).toEqual(["web-data-mcp"]);
     const pkg = await readJson(join(app, "node_modules/web-data-mcp/package.json"));
     expect(pkg.dependencies ?? {}).toEqual({});
-    expect(pkg.bin).toEqual({ "web-data-mcp": "dist/cli.js" });
+    expect(pkg.bin).toEqual({ "web-data-mcp": "dist/cli.cjs" });
   });
 
   it("web-data-mcp --version prints the package version; --help explains the commands", async () => {
     const { version } = await readJson(at("package.json"));
     const v = ok(await runNode([bin, "--version"], { cwd: app }), "--version");
     expect(v.stdout.trim()).toBe(version);
+    // dist/cli.js, the bin of earlier builds, still runs it for configurations that name that file.
+    const shim = join(app, "node_modules/web-data-mcp", EARLIER_BIN);
+    expect(ok(await runNode([shim, "--version"], { cwd: app }), "dist/cli.js --version").stdout.trim()).toBe(
+      version,
+    );
     const help = ok(await runNode([bin, "--help"], { cwd: app }), "--help");
     for (const word of ["--sandbox", "--http", "sandbox", "tools", "call", "WEBDATA_API_KEY"]) {
       expect(help.stdout).toContain(word);

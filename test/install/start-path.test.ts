@@ -1,12 +1,12 @@
 /**
  * What the stdio server loads before it answers `initialize` and `tools/list` (issue 33): the
- * modules dist/cli.js imports statically plus dist/stdio.cjs, the server's start path as one
- * CommonJS file that dist/cli.js compiles with V8's code cache (src/cli/code-cache.ts); then what a
+ * modules dist/cli.cjs imports statically plus dist/stdio.cjs, the server's start path as one
+ * CommonJS file that dist/cli.cjs compiles with V8's code cache (src/cli/code-cache.ts); then what a
  * first call loads, dist/runtime.cjs (compiled the same way). Read from
  * the bundle itself (esbuild writes a `// node_modules/…` or `// src/…` line before each module);
  * scripts/bundle.mjs says how the path is kept small. Speed is measured by `npm run bench`, not here.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,10 +25,11 @@ function startPath(): Array<{ file: string; bytes: number; modules: string[] }> 
     const imports = [
       ...text.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"/gms),
       ...text.matchAll(/^import\s*"(\.[^"]+)"/gm),
+      ...text.matchAll(/\brequire\("(\.[^"]+)"\)/g),
     ];
     for (const m of imports) visit(join(dirname(file), m[1]));
   };
-  visit(at("dist/cli.js"));
+  visit(at("dist/cli.cjs"));
   visit(at("dist/stdio.cjs"));
   return [...seen.values()];
 }
@@ -42,7 +43,7 @@ beforeAll(() => {
   modules = files.flatMap((f) => f.modules);
 });
 
-describe("the stdio start path (dist/cli.js and dist/stdio.cjs, before any call)", () => {
+describe("the stdio start path (dist/cli.cjs and dist/stdio.cjs, before any call)", () => {
   it("reaches the stdio server and the SDK's message schemas", () => {
     expect(modules).toContain("src/server/stdio.ts");
     expect(modules).toContain("src/server/create-server.ts");
@@ -99,16 +100,24 @@ describe("the stdio start path (dist/cli.js and dist/stdio.cjs, before any call)
     expect(bytes).toBeLessThan(360_000);
   });
 
-  it("is two files: dist/cli.js, one ES module with no static import of ours, and dist/stdio.cjs", () => {
+  it("is two CommonJS files: dist/cli.cjs, which requires nothing of ours, and dist/stdio.cjs", () => {
     // Five ES modules before (the flags, config and loader in chunks shared with `call`): each is
-    // resolved, read, compiled and linked apart.
-    expect(files.map((f) => f.file)).toEqual([at("dist/cli.js"), at("dist/stdio.cjs")]);
+    // resolved, read, compiled and linked apart; then one ES module, which started Node's ES module
+    // loader (6-7 ms of a spawn).
+    expect(files.map((f) => f.file)).toEqual([at("dist/cli.cjs"), at("dist/stdio.cjs")]);
+    const cli = readFileSync(at("dist/cli.cjs"), "utf8");
+    expect(cli).not.toMatch(/^(?:import|export)\b/m);
+    // Its only import()s are the other commands' chunks and the code-cache loader's, which serves
+    // dist/stdio.cjs's own lazy chunks (OpenTelemetry, the 2026-07-28 server).
+    for (const m of cli.matchAll(/\bimport\(([^)]*)\)/g))
+      expect(m[1]).toMatch(/^("\.\/chunks\/[^/"]+\.js"|url\.href)$/);
   });
 
   it("loads node:v8 (the WebAssembly tiering flag) only after the handshake, lazily", () => {
-    const cli = readFileSync(at("dist/cli.js"), "utf8");
+    const cli = readFileSync(at("dist/cli.cjs"), "utf8");
     expect(cli).not.toMatch(/^import [^;]*"node:v8"/m);
-    expect(cli).toMatch(/await import\("node:v8"\)/);
+    expect(cli).not.toMatch(/^(?:const|var|let) [^;]*require\("node:v8"\)/m);
+    expect(cli).toMatch(/createRequire\)\(__import_meta_url\)\("node:v8"\)/);
     expect(readFileSync(at("dist/stdio.cjs"), "utf8")).not.toMatch(/require\("node:v8"\)/);
   });
 
@@ -132,8 +141,8 @@ describe("the stdio start path (dist/cli.js and dist/stdio.cjs, before any call)
     expect(lazy).toContain("./runtime.cjs");
     for (const path of lazy) expect(path, path).toMatch(/^\.\/(runtime\.cjs|chunks\/[^/]+\.js)$/);
     for (const path of lazy) expect(existsSync(at(join("dist", path))), path).toBe(true);
-    // dist/cli.js loads it by this name (src/cli.ts stdioServer).
-    expect(readFileSync(at("dist/cli.js"), "utf8")).toContain('"./stdio.cjs"');
+    // dist/cli.cjs loads it by this name (src/cli.ts stdioServer).
+    expect(readFileSync(at("dist/cli.cjs"), "utf8")).toContain('"./stdio.cjs"');
   });
 });
 
@@ -175,7 +184,7 @@ describe("the first call's runtime (dist/runtime.cjs)", () => {
 
   it("is ASCII, like every file of the bundle (a UTF-8 file is decoded at each load)", () => {
     const files = [
-      "dist/cli.js",
+      "dist/cli.cjs",
       "dist/stdio.cjs",
       "dist/runtime.cjs",
       ...readdirSync(at("dist/chunks"))
@@ -209,6 +218,35 @@ describe("the built server's code cache", () => {
           mtime: statSync(join(cache, "code", name)).mtimeMs,
         }))
       : [];
+
+  it("never starts Node's ES module loader: spawn, handshake, a first call and exit", async () => {
+    // A preloaded probe writes the internal modules Node loaded by exit (CommonJS, so it starts
+    // nothing itself). An ES module entry or an import() loads the loader's translators and module
+    // jobs; node:module and node:vm load only the loader's own file, which starts nothing.
+    const dir = mkdtempSync(join(tmpdir(), "webdata-esm-probe-"));
+    try {
+      const probe = join(dir, "probe.cjs");
+      const out = join(dir, "modules.txt");
+      writeFileSync(
+        probe,
+        `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join("\\n")));`,
+      );
+      const server = await spawnAgainst(sandbox, {
+        WEBDATA_CACHE_DIR: cache,
+        NODE_OPTIONS: `--require ${JSON.stringify(probe)}`,
+      });
+      try {
+        expect((await call(server, "extract_page", { url: `${sandbox.siteUrl}/` })).isError).toBeFalsy();
+      } finally {
+        await server.close();
+      }
+      const loaded = readFileSync(out, "utf8").split("\n");
+      expect(loaded).toContain("NativeModule internal/modules/cjs/loader");
+      expect(loaded.filter((m) => /internal\/modules\/esm\/(translators|module_job)/.test(m))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("is written by the first start under the cache dir, for the start path and the runtime, and reused unchanged by the next", async () => {
     const first = await session();
