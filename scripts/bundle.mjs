@@ -40,6 +40,8 @@ const CLI_SHIM = `#!/usr/bin/env node
 import { createRequire } from "node:module";
 createRequire(import.meta.url)("./cli.cjs");
 `;
+// The split build makes the ES module chunks the CLI's `import()`s load (its own entry file,
+// dist/cli.js, is then replaced by the shim above).
 const esm = await build({
   ...common,
   entryPoints: { cli: "src/cli.ts" },
