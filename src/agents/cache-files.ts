@@ -4,7 +4,10 @@
  * server is loaded. The file names are a hash of base URL + key, so the key is never stored.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
+// fs.promises is read where it is used: in the CommonJS runtime bundle that loads node:fs/promises
+// (and the nine of Node's internal modules it requires: readline, watchers, dir…) on the first write,
+// not when the runtime loads for a server's first call.
+import { promises as fsp } from "node:fs";
 import { join } from "node:path";
 import { type Config, defaultCacheDir } from "../config.js";
 
@@ -44,13 +47,13 @@ export function catalogCacheLocation(
 
 /** Atomic write (temp file + rename), readable by the user only. */
 export async function writeFileAtomic(file: string, dir: string, text: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   const tmp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await writeFile(tmp, text, { mode: 0o600 });
-    await rename(tmp, file);
+    await fsp.writeFile(tmp, text, { mode: 0o600 });
+    await fsp.rename(tmp, file);
   } catch (e) {
-    await unlink(tmp).catch(() => {});
+    await fsp.unlink(tmp).catch(() => {});
     throw e;
   }
 }

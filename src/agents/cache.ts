@@ -5,8 +5,8 @@
  * agent list and the details fetched so far. A file older than the age limit, unreadable or of
  * another shape is ignored.
  */
-import { readFileSync } from "node:fs";
-import { readdir, stat, unlink } from "node:fs/promises";
+// fs.promises read where it is used, as in ./cache-files.ts.
+import { promises as fsp, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { type AgentDetail, AgentDetailSchema, type AgentRecord, AgentRecordSchema } from "../api/schemas.js";
@@ -78,14 +78,14 @@ export async function pruneCaches(
   now = Date.now(),
 ): Promise<number> {
   let removed = 0;
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     if (!/^agents-[0-9a-f]{24}(\.tools)?\.json(\.[0-9a-f]+\.tmp)?$/.test(name)) continue;
     const path = join(dir, name);
     if (path === keep || path === toolListFile(keep)) continue;
-    const info = await stat(path).catch(() => undefined);
+    const info = await fsp.stat(path).catch(() => undefined);
     if (info && now - info.mtimeMs > maxAgeMs) {
-      await unlink(path).then(
+      await fsp.unlink(path).then(
         () => removed++,
         () => {},
       );

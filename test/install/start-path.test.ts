@@ -178,6 +178,11 @@ describe("the first call's runtime (dist/runtime.cjs)", () => {
     }
   });
 
+  it("loads node:fs/promises (nine of Node's internal modules) only when the agent cache is written", () => {
+    expect(runtime()).not.toMatch(/require\("node:fs\/promises"\)/);
+    expect(runtime()).toMatch(/\.promises\.writeFile\(/);
+  });
+
   it("loads undici's HTTP/2 client (node:http2, node:tls) only when a connection negotiates h2", () => {
     expect(runtime()).toMatch(/\bconnectH2 = \(client, socket\) => require_client_h2\(\)\(client, socket\)/);
   });
