@@ -237,7 +237,7 @@ describe("the built server's code cache", () => {
         `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join("\\n")));`,
       );
       const server = await spawnAgainst(sandbox, {
-        WEBDATA_CACHE_DIR: cache,
+        WEBDATA_CACHE_DIR: join(dir, "cache"),
         NODE_OPTIONS: `--require ${JSON.stringify(probe)}`,
       });
       try {
