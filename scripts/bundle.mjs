@@ -30,8 +30,9 @@ const common = {
 const esmBanner = {
   js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
 };
-// A CommonJS bundle's `import.meta.url` (the source is ES modules).
-const CJS_IMPORT_META_URL = 'const __import_meta_url = require("node:url").pathToFileURL(__filename).href;';
+// Each CommonJS bundle's first lines: strict, as its ES module sources are (esbuild's own
+// "use strict" would come second, after a banner, and count for nothing), and `import.meta.url`.
+const CJS_BANNER = `"use strict";\nconst __import_meta_url = require("node:url").pathToFileURL(__filename).href;`;
 /** dist/cli.js: the bin of earlier builds, kept for configurations that name it. */
 const CLI_SHIM = `#!/usr/bin/env node
 // The CLI is dist/cli.cjs (the package's bin); this file runs it for configurations that name
@@ -121,8 +122,7 @@ async function oneFileCli() {
     format: "cjs",
     plugins: [lazyImports, leanSdk, leanUndici],
     define: { "import.meta.url": "__import_meta_url" },
-    // Strict, as the ES module source is (the banner would put esbuild's "use strict" second).
-    banner: { js: `"use strict";\n${CJS_IMPORT_META_URL}` },
+    banner: { js: CJS_BANNER },
   });
   await asciiOnly("dist/cli.cjs");
 }
@@ -142,7 +142,7 @@ async function bundleCjs(name, entry) {
     // The SDK's schemas built on first use on the start path only (scripts/start-path-plugin.mjs).
     plugins: [lazyImports, name === "stdio" ? startPath : leanSdk, leanUndici],
     define: { "import.meta.url": "__import_meta_url" },
-    banner: { js: CJS_IMPORT_META_URL },
+    banner: { js: CJS_BANNER },
   });
   // Every other dynamic import left is external: a lazy part the loader serves, or the build fails.
   const dynamicImports = built.metafile.outputs[file].imports.filter((i) => i.kind === "dynamic-import");

@@ -187,6 +187,13 @@ describe("the first call's runtime (dist/runtime.cjs)", () => {
     expect(runtime()).toMatch(/\bconnectH2 = \(client, socket\) => require_client_h2\(\)\(client, socket\)/);
   });
 
+  it("is strict, as its ES module sources are: each CommonJS bundle's first statement is the directive", () => {
+    for (const file of ["dist/cli.cjs", "dist/stdio.cjs", "dist/runtime.cjs"]) {
+      const text = readFileSync(at(file), "utf8").replace(/^#![^\n]*\n/, "");
+      expect(text.startsWith('"use strict";\n'), file).toBe(true);
+    }
+  });
+
   it("is ASCII, like every file of the bundle (a UTF-8 file is decoded at each load)", () => {
     const files = [
       "dist/cli.cjs",
