@@ -125,7 +125,7 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   // V8 refuses a code cache made under other flags: each command sets its flags at one fixed
   // point, before it compiles anything with a cache. The stdio server does so after its start
   // path (stdioServer), which answers the handshake without loading node:v8.
-  if (command !== undefined || values.http) await raiseWasmTieringBudget();
+  if (command !== undefined || values.http) raiseWasmTieringBudget();
   if (command === "sandbox") return sandboxCommand(values, env);
   if (command === "tools") return toolsCommand(values, env);
   if (command === "call") return callCommand(values, env, rest);
@@ -208,7 +208,7 @@ async function serveCommand(values: Values, env: NodeJS.ProcessEnv): Promise<voi
 async function stdioServer(cacheDir: string | undefined): Promise<typeof import("./server/stdio.js")> {
   const file = fileURLToPath(new URL("./stdio.cjs", import.meta.url));
   if (!existsSync(file)) {
-    await raiseWasmTieringBudget();
+    raiseWasmTieringBudget();
     return import("./server/stdio.js");
   }
   const loaded = loadCached<typeof import("./server/stdio.js")>(file, cacheDir, {

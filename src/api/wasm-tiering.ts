@@ -20,7 +20,7 @@ import { createRequire } from "node:module";
 const TIERING_BUDGET = 200_000_000;
 
 /** Raises V8's WebAssembly tiering budget for this process (idempotent). */
-export async function raiseWasmTieringBudget(): Promise<void> {
+export function raiseWasmTieringBudget(): void {
   if (!/^v(20|22)\./.test(process.version)) return;
   // Required, not imported: from the CommonJS bin an `import()` would start Node's ES module loader.
   const { setFlagsFromString } = createRequire(import.meta.url)("node:v8") as typeof import("node:v8");

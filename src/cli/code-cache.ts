@@ -55,7 +55,7 @@ export interface LoadOptions {
    * Runs once, before the file's first `__import`, after this file's own cache is written (on a
    * miss): where V8 flags that would make V8 refuse this file's cache are set (src/cli.ts).
    */
-  beforeImport?: () => Promise<void>;
+  beforeImport?: () => void | Promise<void>;
 }
 
 /** The part of a cache file's name that changes whenever `file` is rewritten or replaced. */
