@@ -215,48 +215,43 @@ async function firstCall(servers, rounds, url) {
  */
 async function bundledSdkFloor({ cached = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "webdata-bench-sdk-floor-"));
-  const outfile = join(dir, "sdk-floor.mjs");
-  if (cached) {
-    const entry = join(dir, "entry.mjs");
-    writeFileSync(entry, `import ${JSON.stringify(ZOD_JITLESS)};\nimport ${JSON.stringify(SDK_FLOOR)};\n`);
-    const cjs = join(dir, "sdk-floor.cjs");
-    const commonJs = (entry, outfile, plugins) =>
-      build({
-        entryPoints: [entry],
-        outfile,
-        bundle: true,
-        format: "cjs",
-        platform: "node",
-        target: "node20",
-        minifySyntax: true,
-        logLevel: "warning",
-        plugins,
-      });
-    await commonJs(entry, cjs, [startPath]);
-    const runner = join(dir, "run.mjs");
-    writeFileSync(
-      runner,
-      `import { loadCached } from ${JSON.stringify(CODE_CACHE)};\nprocess.once("exit", loadCached(${JSON.stringify(cjs)}, ${JSON.stringify(join(dir, "cache"))}).persist);\n`,
-    );
-    const run = join(dir, "run.cjs");
-    await commonJs(runner, run, []);
-    return run;
+  if (!cached) {
+    const outfile = join(dir, "sdk-floor.mjs");
+    await bundleTo(SDK_FLOOR, outfile, {
+      format: "esm",
+      plugins: [startPath],
+      banner: {
+        js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+      },
+    });
+    return outfile;
   }
-  await build({
-    entryPoints: [SDK_FLOOR],
+  const entry = join(dir, "entry.mjs");
+  writeFileSync(entry, `import ${JSON.stringify(ZOD_JITLESS)};\nimport ${JSON.stringify(SDK_FLOOR)};\n`);
+  const cjs = join(dir, "sdk-floor.cjs");
+  await bundleTo(entry, cjs, { format: "cjs", plugins: [startPath] });
+  const runner = join(dir, "run.mjs");
+  writeFileSync(
+    runner,
+    `import { loadCached } from ${JSON.stringify(CODE_CACHE)};\nprocess.once("exit", loadCached(${JSON.stringify(cjs)}, ${JSON.stringify(join(dir, "cache"))}).persist);\n`,
+  );
+  const run = join(dir, "run.cjs");
+  await bundleTo(runner, run, { format: "cjs" });
+  return run;
+}
+
+/** `entry` bundled for Node 20 into `outfile`, with `options` (format, plugins, banner). */
+function bundleTo(entry, outfile, options) {
+  return build({
+    entryPoints: [entry],
     outfile,
     bundle: true,
-    format: "esm",
     platform: "node",
     target: "node20",
     minifySyntax: true,
     logLevel: "warning",
-    plugins: [startPath],
-    banner: {
-      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
-    },
+    ...options,
   });
-  return outfile;
 }
 
 /** bench/floor.mjs (no import, no require) copied to a .cjs file: Node runs it as CommonJS. */
@@ -292,6 +287,7 @@ async function startup(sandbox, peers, baseline) {
       viaListTools: true,
     },
   ];
+  const COMMONJS_FLOOR = 1;
   const OURS = 4;
   // Warm: each code cache written, the agent catalog cached (as on a user's second start).
   for (const s of servers) await spawnToList(s.file, s.env).catch(() => {});
@@ -316,7 +312,7 @@ async function startup(sandbox, peers, baseline) {
       compare:
         j === 0
           ? `the floor${cpuText}`
-          : `${round(ms / floor)} × the floor (${round(floor)} ms)${j === OURS ? `, ${round(ms / med(1, "ms"))} × the CommonJS floor` : ""}${cpuText}`,
+          : `${round(ms / floor)} × the floor (${round(floor)} ms)${j === OURS ? `, ${round(ms / med(COMMONJS_FLOOR, "ms"))} × the CommonJS floor` : ""}${cpuText}`,
       target: j === OURS ? "≤ 1.5 × the floor" : "reference",
       ok: j === OURS ? ms <= 1.5 * floor : true,
     };
