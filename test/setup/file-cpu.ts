@@ -6,7 +6,7 @@
  */
 import { appendFileSync, readFileSync } from "node:fs";
 import { afterAll, expect } from "vitest";
-import { fileCpuLog } from "./heaviest-first.js";
+import { fileCpuLog } from "./file-timings.js";
 
 /** CPU seconds of the children this process has waited for (0 where /proc is not there). */
 function reapedChildren(): number {

@@ -11,20 +11,9 @@
  * alternate, two that work to one that waits, each kind slowest first.
  */
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-
-export const DURATIONS_FILE = new URL("./durations.json", import.meta.url);
-
-/** A file's wall time in seconds and its CPU (its worker's and its child processes'). */
-export interface FileTiming {
-  s: number;
-  cpu?: number;
-}
-
-/** Where a run's workers (children of `runner`) note each file's CPU for the reporter. */
-export const fileCpuLog = (runner: number) => join(tmpdir(), `web-data-mcp-file-cpu-${runner}.jsonl`);
+import { DURATIONS_FILE, type FileTiming } from "./file-timings.js";
 
 /** A file that spends less than this share of its wall time on a core mostly waits. */
 const WAITING_SHARE = 0.25;

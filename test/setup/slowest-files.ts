@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Reporter, TestModule } from "vitest/node";
-import { DURATIONS_FILE, type FileTiming, fileCpuLog } from "./heaviest-first.js";
+import { DURATIONS_FILE, type FileTiming, fileCpuLog } from "./file-timings.js";
 
 /** As many as docs/testing.md's table of the slowest files and what each waits on. */
 const SHOWN = 20;
