@@ -19,22 +19,16 @@ export default defineConfig({
     // port 0, uses its own temp dirs and Redis, and stops what it starts, so files never see each
     // other.
     maxWorkers: 8,
-    // A worker keeps the modules it imported for its next file (no new worker and no re-import of
-    // src/, the SDK, zod, undici and the sandbox per file). Not needed for correctness: the product
-    // keeps no state per process (a client runtime per client or server) and no test needs a
-    // random key. What stands in for isolation (docs/testing.md, that section): the static check
-    // scripts/module-state.mjs --check in npm run lint (no module state in src/) and
-    // `npm run test:isolated` (or `npx vitest run --isolate --pool=threads test/<dir>`).
-    // Kept for speed, measured with isolation on (docs/testing.md): test/tools + test/api on 2
-    // workers cost 20 s of CPU without it, 55 s with it on forks, 48 s on threads, 36 s on
-    // vmForks (whose cross-context Buffers made pngjs 6x slower and 12 files time out). Over the
-    // whole suite, workers' starts and imports cost 20 s of the run's 329 s of CPU without it and
-    // about 195 s with it (1.35 s per file): a minute more than the suite's 120 s on 2 cores.
+    // A worker keeps what Node loaded (node_modules: the SDK, zod, undici) for its next file, and
+    // test/setup/fresh-modules.ts gives each file its own instance of every module of ours (src/,
+    // the test helpers): no file sees module state another left, for about 3% more CPU. Full
+    // isolation (a new worker per file) cost 0.6-1.35 s of CPU per file, 90-200 s more than the
+    // suite has (docs/testing.md, "Test isolation"); `npm run test:isolated` runs it on demand.
     isolate: false,
     // Console output of passing tests is dropped; a failing test's is shown with it.
     silent: "passed-only",
     // file-cpu.ts notes each file's CPU for `npm run test:durations` (nothing otherwise).
-    setupFiles: ["test/setup/quiet-output.ts", "test/setup/file-cpu.ts"],
+    setupFiles: ["test/setup/quiet-output.ts", "test/setup/file-cpu.ts", "test/setup/fresh-modules.ts"],
     // One V8 code cache of dist/stdio.cjs for the run's spawned servers (each has its own cache dir).
     globalSetup: ["test/setup/shared-code-cache.ts"],
     // The runner's lines (one per file, no per-test timing lines), then the 20 slowest files.

@@ -1,6 +1,6 @@
 /**
  * The static check that stands in for test isolation (scripts/module-state.mjs, run by
- * `npm run lint`; docs/testing.md "What stands in for isolation"): src/ holds no module state
+ * `npm run lint`; docs/testing.md "What stands in for full isolation"): src/ holds no module state
  * beyond its allowed list, and the check finds each kind of state it is meant to find.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
