@@ -21,9 +21,10 @@ export default defineConfig({
     maxWorkers: 8,
     // A worker keeps what Node loaded (node_modules: the SDK, zod, undici) for its next file, and
     // test/setup/fresh-modules.ts gives each file its own instance of every module of ours (src/,
-    // the test helpers): no file sees module state another left, for about 3% more CPU. Full
-    // isolation (a new worker per file) cost 0.6-1.35 s of CPU per file, 90-200 s more than the
-    // suite has (docs/testing.md, "Test isolation"); `npm run test:isolated` runs it on demand.
+    // the test helpers): no file sees module state another left, for about 3% more CPU (5-9 s of a
+    // clean clone's run). Full isolation (a new worker per file) cost 0.6-1.35 s of CPU per file,
+    // 90-200 s more than the suite has (docs/testing.md, "Test isolation"); `npm run test:isolated`
+    // runs it on demand.
     isolate: false,
     // Console output of passing tests is dropped; a failing test's is shown with it.
     silent: "passed-only",

@@ -23,7 +23,14 @@ async function probe(freshModules: "on" | "off"): Promise<string[]> {
   const log = join(dir, `${freshModules}.log`);
   await promisify(execFile)(process.execPath, [VITEST, "run", "--config", CONFIG], {
     cwd: ROOT,
-    env: { ...process.env, FRESH_MODULES: freshModules, FRESH_MODULES_LOG: log, VITEST: undefined },
+    // Not the outer run's own: vitest's worker variables, and durations noting (npm run test:durations).
+    env: {
+      ...process.env,
+      FRESH_MODULES: freshModules,
+      FRESH_MODULES_LOG: log,
+      VITEST: undefined,
+      TEST_DURATIONS: undefined,
+    },
   });
   return readFileSync(log, "utf8").trim().split("\n");
 }
