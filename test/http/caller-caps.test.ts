@@ -30,9 +30,12 @@ const fx = useHttpServer(KEY, {
     maxResumes: 3,
   },
 });
-/** A twin at 20 requests/s with room for every call in the limiter: the lanes alone decide. */
+/**
+ * A twin at 20 requests/s with room for every call in the limiter: the lanes alone decide. Its
+ * calls may wait 60 s, past the 30 s hold below.
+ */
 const flood = useHttpServerOn(fx.sandbox, KEY, {
-  env: { WEBDATA_MAX_RPS: "20" },
+  env: { WEBDATA_MAX_RPS: "20", WEBDATA_WAIT_MS: "60000" },
   server: { authenticate, fairShare: { maxCalls: 1_000, maxQueued: 1_000 } },
 });
 
@@ -47,9 +50,11 @@ describe("fair for every tool", () => {
   it("sends another user's short call before most of one user's 60 queued ones", async () => {
     const alice = await connect(flood.url, as("alice"));
     const bob = await connect(flood.url, as("bob"));
-    // Alice's first request meets a 429 asking for 10 s: the key's limiter holds every request, so
-    // her calls queue in it (none can finish) even on a loaded machine, and bob asks while they wait.
-    fx.sandbox.faults.add({ kind: "rate_limit", count: 1, retryAfter: 10, match: "POST /v2/serp" });
+    // Alice's first request meets a 429 asking for 30 s: the key's limiter holds every request, so
+    // her calls queue in it (none can finish) and bob asks while they wait. A hang guard, not a
+    // timing: under the load of an isolated run (npm run test:isolated) 10 s were once too few for
+    // her 60 calls to reach the server and bob's to follow.
+    fx.sandbox.faults.add({ kind: "rate_limit", count: 1, retryAfter: 30, match: "POST /v2/serp" });
     try {
       const burst = Array.from({ length: 60 }, (_, i) =>
         alice.client.callTool(search(`flood ${i}`), CallToolResultSchema, { timeout: 120_000 }),
