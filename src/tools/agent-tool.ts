@@ -41,9 +41,9 @@ export function defineAgentTool(name: string, known?: ResolvedAgent): ToolDefini
     title: detail?.display_name ?? `Agent ${name}`,
     description: `${about} Arguments are the agent's params${paginated ? `; "${paginated}" selects the page` : ""}.`,
     toolset: "agents",
-    input: input.shape,
+    input: () => input.shape,
     inputObject: input,
-    output: outputShape,
+    output: () => outputShape,
     readOnly: true,
     async handler(args, ctx) {
       const params = { ...(args as Record<string, unknown>) };

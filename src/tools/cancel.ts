@@ -32,17 +32,17 @@ export const cancel = defineTool({
   toolset: "tasks",
   routes: ["cancelCrawl", "cancelJobRun"],
   examples: [{ crawl_id: "00000000-0000-4000-a000-00000000c0de" }],
-  input: {
+  input: () => ({
     crawl_id: z.string().min(1).optional().describe("Crawl to stop"),
     run_id: z.string().min(1).optional().describe("Job run to stop"),
     job_id: z.string().min(1).optional().describe("The run's job (API generation 1)"),
     task_id: z.string().min(1).optional().describe("MCP task to stop (its taskId)"),
-  },
-  output: {
+  }),
+  output: () => ({
     kind: z.enum(["crawl", "job_run", "task"]),
     id: z.string(),
     status: z.string(),
-  },
+  }),
   readOnly: false,
   idempotent: true,
   destructive: true,

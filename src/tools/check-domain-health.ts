@@ -53,7 +53,7 @@ export const checkDomainHealth = defineTool({
     { domains: ["example.com"] },
     { domains: ["example.com", "shop.example.com"], include_driver: true },
   ],
-  input: {
+  input: () => ({
     domains: z.array(z.string().min(1)).min(1).max(100).describe("Bare domains, e.g. example.com"),
     include_driver: z
       .boolean()
@@ -61,14 +61,14 @@ export const checkDomainHealth = defineTool({
       .describe(
         `Also the recommended driver, antibot systems, whether to render (up to ${MAX_DRIVER_DOMAINS} domains)`,
       ),
-  },
-  output: {
+  }),
+  output: () => ({
     domains: z
       .array(entry)
       .describe(
         `Per domain: success_rate, consecutive_bad_windows, history (last ${HISTORY_KEPT} windows), driver`,
       ),
-  },
+  }),
   readOnly: true,
   async handler(args, ctx) {
     const problems = args.domains.map(domainProblem).filter((p): p is string => p !== undefined);

@@ -18,7 +18,7 @@ export const crawlSite = defineTool({
   toolset: "crawl",
   routes: ["crawl", "getCrawl"],
   examples: [{ url: "https://example.com/", limit: 5, max_chars: 3000 }],
-  input: {
+  input: () => ({
     url: urlArg.describe("Start URL"),
     limit: z.number().int().min(1).max(1000).default(10).describe("Max pages"),
     include_paths: z.array(z.string()).max(100).optional().describe("Only paths matching these regexes"),
@@ -30,8 +30,8 @@ export const crawlSite = defineTool({
     crawl_entire_domain: z.boolean().optional().describe("Also sibling and parent paths"),
     ignore_query_parameters: z.boolean().optional().describe("Skip URLs differing only in query"),
     max_chars: maxCharsArg,
-  },
-  output: {
+  }),
+  output: () => ({
     ...longToolShape,
     crawl_id: z.string(),
     total: z.number().optional(),
@@ -39,7 +39,7 @@ export const crawlSite = defineTool({
     pages: z.array(taskItem).optional(),
     ...linkedShape,
     next_offset: z.number().optional().describe("More pages: get_task with crawl_id and this offset"),
-  },
+  }),
   readOnly: true,
   longRunning: true,
   async handler(args, ctx) {

@@ -23,7 +23,7 @@ export const downloadMedia = defineTool({
   routes: ["mediaAsync"],
   longRunning: true,
   examples: [{ url: "https://cdn.example.com/boots.png" }],
-  input: {
+  input: () => ({
     url: urlArg.describe("File URL"),
     expected_mime_types: z.array(z.string()).max(20).optional().describe("e.g. image/png"),
     country: z.string().optional().describe("Fetch from this country, e.g. US"),
@@ -34,8 +34,8 @@ export const downloadMedia = defineTool({
       .max(5_000_000)
       .default(1_000_000)
       .describe("Largest file returned inline"),
-  },
-  output: {
+  }),
+  output: () => ({
     ...longToolShape,
     task_id: z.string(),
     content_type: z.string().optional(),
@@ -46,7 +46,7 @@ export const downloadMedia = defineTool({
       .optional()
       .describe("How the file came back: an image item, the text (in the text content), or a resource link"),
     chars: z.number().optional().describe("Characters of the file's text in the text content"),
-  },
+  }),
   readOnly: true,
   async handler(args, ctx) {
     const { max_bytes, ...body } = args;

@@ -51,7 +51,7 @@ export const extractBatch = defineTool({
   examples: [
     { inputs: [{ url: "https://example.com/a" }, { url: "https://example.com/b" }], max_chars: 4000 },
   ],
-  input: {
+  input: () => ({
     inputs: z
       .array(z.looseObject({ url: urlArg.describe("Absolute http(s) URL") }))
       .min(1)
@@ -59,8 +59,8 @@ export const extractBatch = defineTool({
       .describe("Each {url}, may override shared_inputs"),
     shared_inputs: z.strictObject(options).optional().describe("Options for every item"),
     max_chars: maxCharsArg,
-  },
-  output: {
+  }),
+  output: () => ({
     ...longToolShape,
     batch_id: z.string(),
     total: z.number().optional(),
@@ -68,7 +68,7 @@ export const extractBatch = defineTool({
     pages: z.array(taskItem).optional(),
     ...linkedShape,
     next_offset: z.number().optional().describe("More pages: get_task with batch_id and this offset"),
-  },
+  }),
   readOnly: true,
   longRunning: true,
   async handler(args, ctx) {

@@ -25,7 +25,7 @@ export const extractPage = defineTool({
     { url: "https://example.com/" },
     { url: "https://example.com/", formats: ["markdown", "links"], max_chars: 2000 },
   ],
-  input: {
+  input: () => ({
     url: urlArg.describe("Absolute http(s) URL"),
     render: z.boolean().default(false).describe("Run JavaScript first (slower)"),
     formats: z
@@ -35,8 +35,8 @@ export const extractPage = defineTool({
       .describe("screenshot implies render"),
     country: z.string().length(2).optional().describe("ISO alpha-2"),
     max_chars: maxCharsArg,
-  },
-  output: { ...longToolShape, ...pageShape },
+  }),
+  output: () => ({ ...longToolShape, ...pageShape }),
   readOnly: true,
   longRunning: true,
   async handler(args, ctx) {

@@ -86,7 +86,7 @@ export const generateTemplate = defineTool({
   routes: ["createGeneration", "getGeneration"],
   longRunning: true,
   examples: [{ prompt: "Extract the title, price and rating", url: "https://shop.example.com/p/1" }],
-  input: {
+  input: () => ({
     prompt: z.string().min(1).max(10_000).optional().describe("What to extract, or to change"),
     url: urlArg.optional().describe("Example page (new)"),
     name: z.string().min(3).max(64).optional().describe("a-z, 0-9, _"),
@@ -94,8 +94,8 @@ export const generateTemplate = defineTool({
     input_schema: schemaArg.optional().describe("JSON Schema of the run params"),
     from_extract_template: z.string().min(1).optional().describe("Template to refine"),
     generation_id: z.string().min(1).optional().describe("Resume waiting on this generation"),
-  },
-  output: {
+  }),
+  output: () => ({
     ...longToolShape,
     generation_id: z.string(),
     template: z.string().optional(),
@@ -105,7 +105,7 @@ export const generateTemplate = defineTool({
     version: z.looseObject({ id: z.string() }).optional(),
     summary: z.string().optional(),
     run: z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).optional(),
-  },
+  }),
   readOnly: false,
   async handler(args, ctx) {
     let id = args.generation_id;

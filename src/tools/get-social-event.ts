@@ -14,7 +14,7 @@ export const getSocialEvent = defineTool({
     "Details of one public event on a social platform (time, place, hosts, guest counts) from the legacy realtime API.",
   toolset: "legacy",
   examples: [{ platform: "eventbook", event_id: "1234567890" }],
-  input: {
+  input: () => ({
     platform: z
       .string()
       .regex(
@@ -27,11 +27,11 @@ export const getSocialEvent = defineTool({
       .regex(/^[A-Za-z0-9_-]{1,100}$/, "an event id: letters, digits, _ or -")
       .describe("The platform's event id"),
     transform: z.boolean().default(true).describe("false returns the raw record"),
-  },
-  output: {
+  }),
+  output: () => ({
     event: z.record(z.string(), z.unknown()).optional(),
     raw: z.record(z.string(), z.unknown()).optional().describe("transform: false"),
-  },
+  }),
   readOnly: true,
   async handler(args, ctx) {
     const opts = { signal: ctx.signal };

@@ -155,7 +155,7 @@ export const getTask = defineTool({
   toolset: "tasks",
   routes: ["listTasks", "listCrawls", ...WAIT_ROUTES],
   examples: [{ task_id: "00000000-0000-4000-a000-000000000001" }, { limit: 10 }],
-  input: {
+  input: () => ({
     task_id: idArg.optional().describe("From a result"),
     batch_id: idArg.optional().describe("From a result"),
     crawl_id: idArg.optional().describe("From a result"),
@@ -164,8 +164,8 @@ export const getTask = defineTool({
     list: z.enum(["tasks", "crawls"]).default("tasks").describe("No id: what to list"),
     cursor: z.string().min(1).max(500).optional().describe("No id: next_cursor of the last list"),
     limit: z.number().int().min(1).max(100).optional().describe("No id: how many to list (default 20)"),
-  },
-  output: {
+  }),
+  output: () => ({
     ...longToolShape,
     ...pageShape,
     batch_id: z.string().optional(),
@@ -183,7 +183,7 @@ export const getTask = defineTool({
       .optional()
       .describe("list crawls: recent crawls, also url, completed, total"),
     next_cursor: z.string().optional(),
-  },
+  }),
   readOnly: true,
   async handler(args, ctx) {
     const given = (["task_id", "batch_id", "crawl_id"] as const).filter((k) => args[k] !== undefined);

@@ -48,8 +48,8 @@ export const jobRuns = defineTool({
   toolset: "jobs",
   routes: ["listJobs", "jobRuns", "getJobRun", "listArtifacts", "artifactPreview", "artifactDownloadUrl"],
   examples: [{ job_id: "job_daily_prices", limit: 5 }],
-  input,
-  output: {
+  input: () => input,
+  output: () => ({
     job_id: z.string().optional(),
     runs: z.array(run).optional().describe("Also: created_at, finished_at, result_count, artifact_ids"),
     total: z.number().optional(),
@@ -60,7 +60,7 @@ export const jobRuns = defineTool({
     run: z.record(z.string(), z.unknown()).optional(),
     artifacts: z.array(z.record(z.string(), z.unknown())).optional(),
     unread: z.array(z.string()).optional().describe("Parts that could not be read, and why"),
-  },
+  }),
   readOnly: true,
   async handler(args, ctx) {
     const { run_id, artifact_id, job_id } = args;

@@ -59,9 +59,9 @@ export const listAgents = defineTool({
   toolset: "agents",
   routes: ["listAgents", "getAgent"],
   examples: [{ query: "product" }, { name: "ecommerce_product_page" }],
-  input,
+  input: () => input,
 
-  output: {
+  output: () => ({
     total: z.number(),
     agents: z.array(row),
     next_offset: z.number().optional(),
@@ -69,7 +69,7 @@ export const listAgents = defineTool({
       .looseObject({ name: z.string(), params: z.array(z.looseObject({ name: z.string() })) })
       .optional()
       .describe("With name: the agent, its params (rules, examples), example_params, output_fields"),
-  },
+  }),
   readOnly: true,
   async handler(args, ctx) {
     const catalog = agentCatalog(ctx);

@@ -14,16 +14,16 @@ export const listResearchAgents = defineTool({
   toolset: "research",
   routes: ["listResearchAgents", "listAgentTemplates", "getResearchAgent"],
   examples: [{}],
-  input: {
+  input: () => ({
     agent_id: z.string().min(1).optional().describe("One agent's detail: goals, sources, output schema"),
     limit: z.number().int().min(1).max(100).default(20).describe("Agents per page"),
     offset: z.number().int().min(0).default(0).describe("Agents to skip"),
-  },
-  output: {
+  }),
+  output: () => ({
     agents: z.array(item).optional(),
     templates: z.array(item).optional(),
     agent: item.optional(),
-  },
+  }),
   readOnly: true,
   async handler(args, ctx) {
     const opts = { signal: ctx.signal };

@@ -16,7 +16,7 @@ export const manageJob = defineTool({
   toolset: "manage",
   routes: ["createJob", "updateJob", "deleteJob", "triggerJob"],
   examples: [{ action: "trigger", job_id: "job_daily_prices" }],
-  input: {
+  input: () => ({
     action: z.enum(["create", "update", "delete", "trigger"]).describe("trigger: run now"),
     job_id: z.string().min(1).optional().describe("For update, delete, trigger"),
     name: z.string().min(1).optional().describe("create"),
@@ -49,13 +49,13 @@ export const manageJob = defineTool({
       })
       .optional()
       .describe("Where results go"),
-  },
-  output: {
+  }),
+  output: () => ({
     action: z.string(),
     job_id: z.string(),
     run_id: z.string().optional(),
     status: z.string().optional(),
-  },
+  }),
   readOnly: false,
   destructive: true,
   async handler(args, ctx) {

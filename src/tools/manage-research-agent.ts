@@ -17,7 +17,7 @@ export const manageResearchAgent = defineTool({
   toolset: "manage",
   routes: ["createResearchAgent", "updateResearchAgent", "deleteResearchAgent"],
   examples: [{ action: "create", template: "market_research", agent_name: "tents_market" }],
-  input: {
+  input: () => ({
     action: z.enum(["create", "update", "delete"]).describe("What to do"),
     agent_id: z.string().min(1).optional().describe("For update, delete"),
     template: z.string().min(1).optional().describe("create from this agent template"),
@@ -41,8 +41,8 @@ export const manageResearchAgent = defineTool({
       .max(50)
       .optional()
       .describe("update: JSON Patch"),
-  },
-  output: { action: z.string(), agent_id: z.string() },
+  }),
+  output: () => ({ action: z.string(), agent_id: z.string() }),
   readOnly: false,
   destructive: true,
   async handler(args, ctx) {

@@ -30,18 +30,18 @@ export const manageTemplate = defineTool({
       patch: [{ op: "replace", path: "/display_name", value: "Product page" }],
     },
   ],
-  input: {
+  input: () => ({
     action: z.enum(["update", "delete"]).describe("What to do"),
     template: z.string().min(1).describe("Template name"),
     published_version_id: z.string().min(1).optional().describe("update: version to publish"),
     patch: z.array(op).min(1).max(50).optional().describe("update: JSON Patch"),
-  },
-  output: {
+  }),
+  output: () => ({
     template: z.string(),
     action: z.string(),
     published_version_id: z.string().optional(),
     note: z.string().optional(),
-  },
+  }),
   readOnly: false,
   idempotent: true,
   destructive: true,

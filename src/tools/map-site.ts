@@ -63,19 +63,19 @@ export const mapSite = defineTool({
   toolset: "crawl",
   routes: ["map", "mapAsync"],
   examples: [{ url: "https://example.com/", limit: 20 }],
-  input: {
+  input: () => ({
     url: urlArg.describe("Site URL"),
     limit: z.number().int().min(1).max(5000).optional().describe("Max URLs"),
     max_chars: maxCharsArg,
-  },
-  output: {
+  }),
+  output: () => ({
     ...longToolShape,
     task_id: z.string(),
     url: z.string().optional(),
     urls: z.array(z.string()).optional(),
     total: z.number().optional(),
     next_offset: z.number().optional().describe("More URLs: get_task with task_id and this offset"),
-  },
+  }),
   readOnly: true,
   longRunning: true,
   async handler(args, ctx) {

@@ -173,7 +173,7 @@ export const research = defineTool({
   ],
   longRunning: true,
   examples: [{ input: "What tents suit winter camping?" }],
-  input: {
+  input: () => ({
     input: z.string().min(1).max(10_000).optional().describe("The question or task"),
     agent_id: z.string().min(1).optional().describe("Run this agent (wsa_…)"),
     template: z.string().min(1).optional().describe("Make an agent from this agent template, then run it"),
@@ -184,8 +184,8 @@ export const research = defineTool({
       .describe("JSON schema of a structured answer"),
     run_id: z.string().min(1).optional().describe("Resume waiting for this run (with agent_id)"),
     max_chars: maxCharsArg,
-  },
-  output: {
+  }),
+  output: () => ({
     ...longToolShape,
     agent_id: z.string().optional(),
     run_id: z.string(),
@@ -194,7 +194,7 @@ export const research = defineTool({
     truncated: z.boolean().optional(),
     confidence: z.string().optional(),
     citations: z.array(citation).optional(),
-  },
+  }),
   readOnly: false,
   async handler(args, ctx) {
     let agent = args.agent_id;

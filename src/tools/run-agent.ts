@@ -20,7 +20,7 @@ export const runAgent = defineTool({
   toolset: "agents",
   routes: ["runAgent", "runAgentAsync"],
   examples: [{ agent: "ecommerce_product_page", params: { url: "https://shop.example.com/p/123" } }],
-  input: {
+  input: () => ({
     agent: z.string().min(1).describe("Agent name"),
     params: z
       .record(z.string(), z.unknown())
@@ -29,8 +29,8 @@ export const runAgent = defineTool({
     formats: z.array(z.enum(AGENT_FORMATS)).optional().describe("Also return page bodies"),
     pages: z.number().int().min(1).max(MAX_PAGES).default(1).describe("Result pages to fetch"),
     max_chars: maxCharsArg,
-  },
-  output: { ...longToolShape, ...pagesOutputShape },
+  }),
+  output: () => ({ ...longToolShape, ...pagesOutputShape }),
   readOnly: true,
   longRunning: true,
   async handler(args, ctx) {

@@ -52,9 +52,9 @@ export const runTemplate = defineTool({
     { template: "ecommerce_product" },
     { template: "ecommerce_product", params: { url: "https://shop.example.com/p/1" } },
   ],
-  input,
+  input: () => input,
 
-  output: {
+  output: () => ({
     ...longToolShape,
     template: z.string(),
     version: z.number().optional(),
@@ -72,7 +72,7 @@ export const runTemplate = defineTool({
     total: z.number().optional(),
     next_offset: z.number().optional(),
     notes: z.array(z.string()).optional(),
-  },
+  }),
   readOnly: true,
   longRunning: true,
   async handler(args, ctx) {

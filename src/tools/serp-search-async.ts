@@ -22,12 +22,12 @@ export const serpSearchAsync = defineTool({
   optIn: true,
   routes: ["serpAsync"],
   examples: [{ search_engine: "engine1_search", query: "waterproof hiking boots", num_results: 5 }],
-  input: {
+  input: () => ({
     search_engine: z.enum(SEARCH_ENGINES).describe("engine1_search: web search"),
     query: z.string().min(1).describe("What to search for"),
     ...serpQueryOptions,
-  },
-  output: { ...longToolShape, task_id: z.string() },
+  }),
+  output: () => ({ ...longToolShape, task_id: z.string() }),
   readOnly: true,
   async handler(args, ctx) {
     const { task_id } = await createOnce("SERP task", "get_task {} (recent tasks, newest first)", () =>

@@ -118,8 +118,8 @@ export const serpSearch = defineTool({
     { search_engine: "engine1_search", query: "waterproof hiking boots", num_results: 5 },
     { search_engine: "engine1_search", queries: ["tent", "sleeping bag"], num_results: 3 },
   ],
-  input,
-  output: {
+  input: () => input,
+  output: () => ({
     task_id: z.string().optional(),
     status: z.string().describe("The SERP status; a batch: done or pending"),
     results: z.array(resultItem.extend({ query: z.string().optional() })).optional(),
@@ -133,7 +133,7 @@ export const serpSearch = defineTool({
     total: z.number().optional(),
     completed: z.number().optional(),
     queries: z.array(queryItem).optional(),
-  },
+  }),
   readOnly: true,
   async handler(args, ctx) {
     checkCombination(args);

@@ -4,6 +4,7 @@
  * and a handler that returns `{ structured, text, images? }` or THROWS (`ApiError` or
  * `ToolError`). `src/server/list-tools.ts` lists a definition, `src/server/call-tool.ts` calls it.
  */
+import { channel } from "node:diagnostics_channel";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
@@ -149,10 +150,39 @@ export type ToolExample = Readonly<Record<string, unknown>>;
 /** A defined tool; the registry holds these. */
 export type ToolDefinition = ToolSpec<z.ZodRawShape, z.ZodRawShape>;
 
+/**
+ * What a tool file gives `defineTool`: its `input` and `output` as functions, so a process builds
+ * the zod schemas of the tools it uses, when it first reads them (a call, `tools/list` without the
+ * build-time list), and not those of every tool as the registry loads (a spawned server's first
+ * call waited for them).
+ */
+export type ToolSource<I extends z.ZodRawShape, O extends z.ZodRawShape> = Omit<
+  ToolSpec<I, O>,
+  "input" | "output"
+> & {
+  input: () => I;
+  output: () => O;
+};
+
+/**
+ * Each tool schema's build is published here as `{ tool, part }` (only while something
+ * subscribes): test/tools/lazy-tool-schemas.test.ts checks that loading the registry builds none.
+ */
+const schemaBuilt = channel("web-data-mcp:tool-schema-built");
+
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
-  spec: ToolSpec<I, O>,
+  source: ToolSource<I, O>,
 ): ToolDefinition {
-  return spec;
+  const { input, output, ...spec } = source;
+  const built: { input?: I; output?: O } = {};
+  const build = <T>(part: "input" | "output", make: () => T): T => {
+    if (schemaBuilt.hasSubscribers) schemaBuilt.publish({ tool: spec.name, part });
+    return make();
+  };
+  return Object.defineProperties(spec, {
+    input: { enumerable: true, get: () => (built.input ??= build("input", input)) },
+    output: { enumerable: true, get: () => (built.output ??= build("output", output)) },
+  }) as unknown as ToolDefinition;
 }
 
 /**

@@ -51,7 +51,7 @@ export const webSearch = defineTool({
     { query: "waterproof hiking boots", include_answer: true },
     { query: "tent", search_depth: "fast", max_results: 5 },
   ],
-  input: {
+  input: () => ({
     query: z.string().min(1).max(2000).describe("A question or keywords"),
     focus: z
       .string()
@@ -75,13 +75,13 @@ export const webSearch = defineTool({
       .optional()
       .describe("Content format"),
     max_chars: maxCharsArg,
-  },
-  output: {
+  }),
+  output: () => ({
     answer: z.string().optional(),
     citations: z.array(citation).optional(),
     results: z.array(result),
     truncated: z.boolean().optional(),
-  },
+  }),
   readOnly: true,
   async handler(args, ctx) {
     const { max_chars, focus, ...rest } = args;

@@ -18,8 +18,8 @@ const echo = defineTool({
   title: "Echo",
   description: "Echo a word.",
   toolset: "agents",
-  input: { word: z.string() },
-  output: { word: z.string() },
+  input: () => ({ word: z.string() }),
+  output: () => ({ word: z.string() }),
   readOnly: true,
   async handler(args) {
     return { structured: { word: args.word }, text: args.word };
