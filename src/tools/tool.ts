@@ -179,10 +179,17 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
     if (schemaBuilt.hasSubscribers) schemaBuilt.publish({ tool: spec.name, part });
     return make();
   };
-  return Object.defineProperties(spec, {
-    input: { enumerable: true, get: () => (built.input ??= build("input", input)) },
-    output: { enumerable: true, get: () => (built.output ??= build("output", output)) },
-  }) as unknown as ToolDefinition;
+  return {
+    ...spec,
+    get input() {
+      built.input ??= build("input", input);
+      return built.input;
+    },
+    get output() {
+      built.output ??= build("output", output);
+      return built.output;
+    },
+  };
 }
 
 /**
