@@ -20,3 +20,15 @@ export const lazy = <T extends z.ZodType>(build: () => T): z.ZodLazy<T> =>
     if (built.hasSubscribers) built.publish({ schema });
     return schema;
   });
+
+/**
+ * A schema other schemas extend, built once on first use and then shared by all of them (as the
+ * one eager schema was): a lazy schema has no `.extend` or `.omit` to derive them from.
+ */
+export const buildOnce = <T extends z.ZodType>(build: () => T): (() => T) => {
+  let schema: T | undefined;
+  return () => {
+    schema ??= build();
+    return schema;
+  };
+};

@@ -10,7 +10,7 @@
  * variant shapes through the `preprocess` steps of normalize.ts.
  */
 import { z } from "zod";
-import { lazy } from "./lazy-schema.js";
+import { buildOnce, lazy } from "./lazy-schema.js";
 import * as N from "./normalize.js";
 
 const isoTimestamp = z.string();
@@ -220,14 +220,15 @@ export const BatchListResponseSchema = lazy(() =>
 export const EXTRACT_FORMATS = ["html", "markdown", "headers", "links", "screenshot"] as const;
 export const ExtractFormatSchema = lazy(() => z.enum(EXTRACT_FORMATS));
 
-const extractRequest = () =>
+const extractRequest = buildOnce(() =>
   z.object({
     url: z.string().url(),
     render: z.boolean().default(false),
     formats: z.array(ExtractFormatSchema).optional(),
     country: z.string().length(2).optional(),
     callback_url: z.string().url().optional(),
-  });
+  }),
+);
 export const ExtractRequestSchema = lazy(extractRequest);
 export type ExtractRequest = z.input<typeof ExtractRequestSchema>;
 
@@ -274,7 +275,7 @@ export const SERP_STATUSES = [
   "blocked",
 ] as const;
 
-const serpRequest = () =>
+const serpRequest = buildOnce(() =>
   z.object({
     search_engine: z.enum(SEARCH_ENGINES),
     query: z.string().optional(),
@@ -289,7 +290,8 @@ const serpRequest = () =>
     render: z.boolean().default(false),
     resolve_url: z.boolean().default(false),
     show_hidden_results: z.boolean().optional(),
-  });
+  }),
+);
 export const SerpRequestSchema = lazy(serpRequest);
 export type SerpRequest = z.input<typeof SerpRequestSchema>;
 
@@ -416,7 +418,7 @@ export const DriverKnowledgeSchema = lazy(() =>
 /** The spec's `managed_by` values; the live service may say any string (its operator's name) or null. */
 export const MANAGED_BY = ["vendor", "community", "self_managed"] as const;
 
-const agentRecordObject = () =>
+const agentRecordObject = buildOnce(() =>
   z.looseObject({
     name: z.string(),
     is_public: opt(z.boolean()),
@@ -428,7 +430,8 @@ const agentRecordObject = () =>
     vertical: opt(z.string().nullable()),
     entity_type: opt(z.string().nullable()),
     domain: opt(z.string().nullable()),
-  });
+  }),
+);
 export const AgentRecordSchema = lazy(() => z.preprocess(N.agentRecord, agentRecordObject()));
 export type AgentRecord = z.infer<typeof AgentRecordSchema>;
 
@@ -517,12 +520,13 @@ export const AgentListQuerySchema = lazy(() =>
 
 export const AGENT_FORMATS = ["html", "markdown", "headers"] as const;
 
-const agentRunRequest = () =>
+const agentRunRequest = buildOnce(() =>
   z.object({
     agent: z.string().min(1),
     params: z.record(z.string(), anyValue).default({}),
     formats: z.array(z.enum(AGENT_FORMATS)).optional(),
-  });
+  }),
+);
 export const AgentRunRequestSchema = lazy(agentRunRequest);
 export type AgentRunRequest = z.input<typeof AgentRunRequestSchema>;
 
@@ -541,7 +545,7 @@ export const AgentBatchRequestSchema = lazy(() => {
 
 // ---------- templates (v2) ----------
 
-const templateRunRequest = () =>
+const templateRunRequest = buildOnce(() =>
   z.object({
     template: z.string().min(1),
     params: z.record(z.string(), anyValue).default({}),
@@ -549,7 +553,8 @@ const templateRunRequest = () =>
     localization: z.boolean().optional(),
     /** Generation 2 (§3.5): the async route's callback, beside the template's own params. */
     callback_url: z.string().optional(),
-  });
+  }),
+);
 export const TemplateRunRequestSchema = lazy(templateRunRequest);
 export type TemplateRunRequest = z.input<typeof TemplateRunRequestSchema>;
 
