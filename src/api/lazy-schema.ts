@@ -22,10 +22,11 @@ export const lazy = <T extends z.ZodType>(build: () => T): z.ZodLazy<T> =>
   });
 
 /**
- * A schema other schemas extend, built once on first use and then shared by all of them (as the
- * one eager schema was): a lazy schema has no `.extend` or `.omit` to derive them from.
+ * `build`, run on the first call only; every later call returns what it built. For a schema other
+ * schemas extend, shared by all of them (as the one eager schema was: a lazy schema has no
+ * `.extend` or `.omit` to derive them from), and for a tool's input and output (src/tools/tool.ts).
  */
-export const buildOnce = <T extends z.ZodType>(build: () => T): (() => T) => {
+export const buildOnce = <T>(build: () => T): (() => T) => {
   let schema: T | undefined;
   return () => {
     schema ??= build();

@@ -8,6 +8,7 @@ import { channel } from "node:diagnostics_channel";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
+import { buildOnce } from "../api/lazy-schema.js";
 import type { RouteName } from "../api/routes.js";
 import type { WorkKind } from "../api/work.js";
 import type { Completion, WaitOutcome, WaitTarget } from "../async/wait.js";
@@ -174,20 +175,20 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
   source: ToolSource<I, O>,
 ): ToolDefinition {
   const { input, output, ...spec } = source;
-  const built: { input?: I; output?: O } = {};
-  const build = <T>(part: "input" | "output", make: () => T): T => {
-    if (schemaBuilt.hasSubscribers) schemaBuilt.publish({ tool: spec.name, part });
-    return make();
-  };
+  const once = <T>(part: "input" | "output", make: () => T) =>
+    buildOnce(() => {
+      if (schemaBuilt.hasSubscribers) schemaBuilt.publish({ tool: spec.name, part });
+      return make();
+    });
+  const builtInput = once("input", input);
+  const builtOutput = once("output", output);
   return {
     ...spec,
     get input() {
-      built.input ??= build("input", input);
-      return built.input;
+      return builtInput();
     },
     get output() {
-      built.output ??= build("output", output);
-      return built.output;
+      return builtOutput();
     },
   };
 }
