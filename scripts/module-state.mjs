@@ -82,6 +82,11 @@ export const ALLOWED = [
     reason: "bounded memo of a pure function (HTML → markdown): same page, same answer",
   },
   {
+    file: "src/sandbox/screenshot.ts",
+    name: "encoded",
+    reason: "bounded memo of a pure function (title hash and text bars → PNG): same look, same bytes",
+  },
+  {
     file: "src/agents/linear-pattern.ts",
     name: "compiled",
     reason: "bounded memo of a pure function (pattern → RegExp): same pattern, same answer",

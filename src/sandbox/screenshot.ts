@@ -2,6 +2,7 @@
  * A small, deterministic PNG "screenshot" of a page: a title bar coloured from the page title's
  * hash and grey bars standing for the lines of text, so different pages give different images.
  */
+import { LRUCache } from "lru-cache";
 import { PNG } from "pngjs";
 import { hash32 } from "./hash.js";
 
@@ -21,19 +22,41 @@ function fill(png: PNG, x0: number, y0: number, w: number, h: number, rgb: [numb
   }
 }
 
-/** PNG bytes for a page with this title and text. */
-export function screenshotPng(title: string, text: string): Buffer {
+/** The widths of the grey bars that stand for `text`'s lines, as many as fit under the title bar. */
+function barWidths(text: string): number[] {
+  const widths: number[] = [];
+  const lines = text.split(/\n+/).filter((l) => l.trim() !== "");
+  for (let y = BAR + 12, i = 0; i < lines.length && y + 6 <= HEIGHT - 8; i++, y += 12)
+    widths.push(Math.max(12, Math.min(WIDTH - 24, lines[i].length * 3)));
+  return widths;
+}
+
+/** The title bar takes its colour from the title's hash `h`. */
+function draw(h: number, widths: readonly number[]): Buffer {
   const png = new PNG({ width: WIDTH, height: HEIGHT });
   fill(png, 0, 0, WIDTH, HEIGHT, [255, 255, 255]);
-  const h = hash32(title);
   fill(png, 0, 0, WIDTH, BAR, [h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff]);
-  const lines = text.split(/\n+/).filter((l) => l.trim() !== "");
-  let y = BAR + 12;
-  for (const line of lines) {
-    if (y + 6 > HEIGHT - 8) break;
-    const width = Math.max(12, Math.min(WIDTH - 24, line.length * 3));
-    fill(png, 12, y, width, 6, [200, 200, 200]);
-    y += 12;
-  }
+  for (const [i, width] of widths.entries()) fill(png, 12, BAR + 12 + 12 * i, width, 6, [200, 200, 200]);
   return PNG.sync.write(png);
+}
+
+/**
+ * An image is encoded once per look (results and media are re-read often, and many pages share
+ * one: the demo site's paths under any query string). Keyed by what the image is drawn from, so
+ * the memo is pure; callers only read the bytes.
+ */
+const IMAGES_KEPT = 500;
+const encoded = new LRUCache<string, Buffer>({ max: IMAGES_KEPT });
+
+/** PNG bytes for a page with this title and text. */
+export function screenshotPng(title: string, text: string): Buffer {
+  const titleHash = hash32(title);
+  const widths = barWidths(text);
+  const key = `${titleHash}:${widths.join(",")}`;
+  let png = encoded.get(key);
+  if (!png) {
+    png = draw(titleHash, widths);
+    encoded.set(key, png);
+  }
+  return png;
 }
