@@ -15,6 +15,7 @@ import { afterAll, beforeAll } from "vitest";
 import { stopShellSandbox } from "../../src/cli/shell-sandbox.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 import { SHARED_CODE_CACHE } from "../setup/shared-code-cache.js";
+import { sharedOutputValidators } from "./output-validators.js";
 import { type ProcessRun, runProcess } from "./process.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli.cjs", import.meta.url));
@@ -90,7 +91,10 @@ export function testCacheDir(
 
 /** The tests' SDK client, recording the protocol errors and the notifications it receives. */
 export function testClient(): Pick<McpSession, "client" | "errors" | "notifications"> {
-  const client = new Client({ name: "web-data-tests", version: "0.0.0" }, { capabilities: {} });
+  const client = new Client(
+    { name: "web-data-tests", version: "0.0.0" },
+    { capabilities: {}, jsonSchemaValidator: sharedOutputValidators },
+  );
   const errors: Error[] = [];
   const notifications: McpSession["notifications"] = [];
   client.onerror = (e) => errors.push(e);

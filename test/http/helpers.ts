@@ -12,6 +12,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, expect } from "vitest";
 import { type Config, loadConfig } from "../../src/config.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
+import { sharedOutputValidators } from "../helpers/output-validators.js";
 
 /**
  * The agent catalog cache of this test file's servers: a temp dir made on first use and removed
@@ -46,7 +47,10 @@ export interface Connected {
 
 /** Connects an SDK client; `headers` go on every request (e.g. Authorization, X-Webdata-Api-Key). */
 export async function connect(url: string, headers: Record<string, string> = {}): Promise<Connected> {
-  const client = new Client({ name: "http-test", version: "1.0.0" });
+  const client = new Client(
+    { name: "http-test", version: "1.0.0" },
+    { jsonSchemaValidator: sharedOutputValidators },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   await client.connect(transport);
   return {
@@ -61,7 +65,10 @@ export async function connect(url: string, headers: Record<string, string> = {})
 
 /** Connecting must fail; resolves with the error. Closes the client either way. */
 export async function connectFails(url: string, headers: Record<string, string> = {}): Promise<Error> {
-  const client = new Client({ name: "http-test", version: "1.0.0" });
+  const client = new Client(
+    { name: "http-test", version: "1.0.0" },
+    { jsonSchemaValidator: sharedOutputValidators },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   try {
     await client.connect(transport);
