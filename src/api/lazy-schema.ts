@@ -9,17 +9,20 @@ import { channel } from "node:diagnostics_channel";
 import { z } from "zod";
 
 /**
- * Each build is published here (only while something subscribes): test/api/lazy-schemas.test.ts
- * checks that loading the client builds none.
+ * Each build is published here as `{ schema, lazy }` (only while something subscribes):
+ * test/api/lazy-schemas.test.ts checks that loading the client builds none. The channel is the
+ * process's, so `lazy` (the wrapper built) tells one module instance's schemas from another's.
  */
 const built = channel("web-data-mcp:api-schema-built");
 
-export const lazy = <T extends z.ZodType>(build: () => T): z.ZodLazy<T> =>
-  z.lazy(() => {
+export const lazy = <T extends z.ZodType>(build: () => T): z.ZodLazy<T> => {
+  const wrapper: z.ZodLazy<T> = z.lazy(() => {
     const schema = build();
-    if (built.hasSubscribers) built.publish({ schema });
+    if (built.hasSubscribers) built.publish({ schema, lazy: wrapper });
     return schema;
   });
+  return wrapper;
+};
 
 /**
  * `build`, run on the first call only; every later call returns what it built. For a schema other

@@ -166,8 +166,9 @@ export type ToolSource<I extends z.ZodRawShape, O extends z.ZodRawShape> = Omit<
 };
 
 /**
- * Each tool schema's build is published here as `{ tool, part }` (only while something
+ * Each tool schema's build is published here as `{ tool, part, definition }` (only while something
  * subscribes): test/tools/lazy-tool-schemas.test.ts checks that loading the registry builds none.
+ * The channel is the process's, so the definition tells one module instance's tools from another's.
  */
 const schemaBuilt = channel("web-data-mcp:tool-schema-built");
 
@@ -177,12 +178,12 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
   const { input, output, ...spec } = source;
   const once = <T>(part: "input" | "output", make: () => T) =>
     buildOnce(() => {
-      if (schemaBuilt.hasSubscribers) schemaBuilt.publish({ tool: spec.name, part });
+      if (schemaBuilt.hasSubscribers) schemaBuilt.publish({ tool: spec.name, part, definition });
       return make();
     });
   const builtInput = once("input", input);
   const builtOutput = once("output", output);
-  return {
+  const definition: ToolDefinition = {
     ...spec,
     get input() {
       return builtInput();
@@ -191,6 +192,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
       return builtOutput();
     },
   };
+  return definition;
 }
 
 /**
