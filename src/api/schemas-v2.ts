@@ -12,7 +12,7 @@ const opt = <T extends z.ZodType>(schema: T) =>
   z.optional(z.preprocess((v) => (v === null ? undefined : v), schema.optional()));
 const list = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (Array.isArray(v) ? v.filter((x) => x != null) : v == null ? [] : v), z.array(item));
-const anyObject = lazy(() => z.record(z.string(), z.unknown()));
+const anyObject = z.record(z.string(), z.unknown());
 /**
  * A list of secondary entries (citations, sources): an entry its schema rejects (a citation whose
  * `url` is null) says nothing a tool can show and is dropped, so it cannot cost the whole answer.
