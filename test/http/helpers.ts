@@ -45,13 +45,19 @@ export interface Connected {
   close(): Promise<void>;
 }
 
-/** Connects an SDK client; `headers` go on every request (e.g. Authorization, X-Webdata-Api-Key). */
-export async function connect(url: string, headers: Record<string, string> = {}): Promise<Connected> {
+/** An SDK client and its Streamable HTTP transport to `url`, not yet connected. */
+function httpClient(url: string, headers: Record<string, string>) {
   const client = new Client(
     { name: "http-test", version: "1.0.0" },
     { jsonSchemaValidator: sharedOutputValidators },
   );
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  return { client, transport };
+}
+
+/** Connects an SDK client; `headers` go on every request (e.g. Authorization, X-Webdata-Api-Key). */
+export async function connect(url: string, headers: Record<string, string> = {}): Promise<Connected> {
+  const { client, transport } = httpClient(url, headers);
   await client.connect(transport);
   return {
     client,
@@ -65,11 +71,7 @@ export async function connect(url: string, headers: Record<string, string> = {})
 
 /** Connecting must fail; resolves with the error. Closes the client either way. */
 export async function connectFails(url: string, headers: Record<string, string> = {}): Promise<Error> {
-  const client = new Client(
-    { name: "http-test", version: "1.0.0" },
-    { jsonSchemaValidator: sharedOutputValidators },
-  );
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const { client, transport } = httpClient(url, headers);
   try {
     await client.connect(transport);
   } catch (error) {
