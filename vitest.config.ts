@@ -19,6 +19,13 @@ export default defineConfig({
     // port 0, uses its own temp dirs and Redis, and stops what it starts, so files never see each
     // other.
     maxWorkers: 8,
+    // The workers run V8's baseline tiers only (no TurboFan). A file runs most of its code a few
+    // times, so the optimizing compiler, on background threads, cost more CPU than it saved: the
+    // whole suite in place, alternating (28 Nov), 149.3 / 133.1 s without against 136.9 / 118.3 s
+    // with, the workers' background threads 40 / 36 s against 17 / 14 s (docs/testing.md, "The
+    // workers without the optimizing compiler"). The servers and CLIs the tests spawn are not
+    // workers: they run as users run them.
+    execArgv: ["--max-opt=1"],
     // A worker keeps what Node loaded (node_modules: the SDK, zod, undici) for its next file, and
     // test/setup/fresh-modules.ts gives each file its own instance of every module of ours (src/,
     // the test helpers): no file sees module state another left, for about 3% more CPU (5-9 s of a
