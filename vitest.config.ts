@@ -19,13 +19,14 @@ export default defineConfig({
     // port 0, uses its own temp dirs and Redis, and stops what it starts, so files never see each
     // other.
     maxWorkers: 8,
-    // The workers run V8's baseline tiers only (no TurboFan). A file runs most of its code a few
-    // times, so the optimizing compiler, on background threads, cost more CPU than it saved: the
-    // whole suite in place, alternating (28 Nov), 149.3 / 133.1 s without against 136.9 / 118.3 s
-    // with, the workers' background threads 40 / 36 s against 17 / 14 s (docs/testing.md, "The
-    // workers without the optimizing compiler"). The servers and CLIs the tests spawn are not
-    // workers: they run as users run them.
-    execArgv: ["--max-opt=1"],
+    // The workers run V8's baseline tiers only (no TurboFan) and collect garbage on their own
+    // thread. A file runs most of its code a few times, and on 2 cores shared by 8 workers every
+    // background thread (TurboFan's compile jobs, the collector's helpers) takes a core from
+    // another worker: alternating whole runs in place (28 Nov), 149.3 / 133.1 s with both, 136.9 /
+    // 118.3 s without TurboFan, then 123.7 / 108.6 s against 111.2 / 105.4 s without the helpers
+    // too (docs/testing.md, "The workers without background compiling and collecting"). The
+    // servers and CLIs the tests spawn are not workers: they run as users run them.
+    execArgv: ["--max-opt=1", "--single-threaded-gc"],
     // A worker keeps what Node loaded (node_modules: the SDK, zod, undici) for its next file, and
     // test/setup/fresh-modules.ts gives each file its own instance of every module of ours (src/,
     // the test helpers): no file sees module state another left, for about 3% more CPU (5-9 s of a
