@@ -31,10 +31,10 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import nodeModule from "node:module";
+import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import vm from "node:vm";
+import { Script } from "node:vm";
 
 /** Used; compiled without (none yet, or refused: written at exit); or no cache dir given. */
 export type CacheState = "hit" | "miss" | "off";
@@ -116,7 +116,7 @@ export function loadCached<T>(
     closeSync(fd);
   }
   const cachedData = cachePath ? readOwnCache(cachePath) : undefined;
-  const script = new vm.Script(source, {
+  const script = new Script(source, {
     filename: file,
     cachedData,
   });
@@ -135,7 +135,7 @@ export function loadCached<T>(
   script.runInThisContext()(
     imports.load,
     module.exports,
-    nodeModule.createRequire(file),
+    createRequire(file),
     module,
     file,
     dirname(file),
@@ -196,7 +196,7 @@ function readOwnCache(path: string): Buffer | undefined {
 const STALE_MS = 7 * 24 * 3600_000;
 
 /** Writes the script's code cache to `path` (atomically), dropping other builds' stale caches of `name`. */
-function writeCache(path: string, name: string, script: vm.Script): void {
+function writeCache(path: string, name: string, script: Script): void {
   try {
     const dir = dirname(path);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
