@@ -132,14 +132,7 @@ export function loadCached<T>(
     await options.beforeImport?.();
   });
   const module = { exports: {} as T };
-  script.runInThisContext()(
-    imports.load,
-    module.exports,
-    createRequire(file),
-    module,
-    file,
-    dirname(file),
-  );
+  script.runInThisContext()(imports.load, module.exports, createRequire(file), module, file, dirname(file));
   return {
     exports: module.exports,
     cache,
