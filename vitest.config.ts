@@ -22,7 +22,7 @@ export default defineConfig({
     // The workers run V8's baseline tiers only (no TurboFan) and collect garbage on their own
     // thread. A file runs most of its code a few times, and on 2 cores shared by 8 workers every
     // background thread (TurboFan's compile jobs, the collector's helpers) takes a core from
-    // another worker: alternating whole runs in place (28 Nov), 149.3 / 133.1 s with both, 136.9 /
+    // another worker: alternating whole runs in place (28 Nov), 149.3 / 133.1 s as before, 136.9 /
     // 118.3 s without TurboFan, then 123.7 / 108.6 s against 111.2 / 105.4 s without the helpers
     // too (docs/testing.md, "The workers without background compiling and collecting"). The
     // servers and CLIs the tests spawn are not workers: they run as users run them.
