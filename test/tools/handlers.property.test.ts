@@ -11,7 +11,6 @@
  * and the next call is served. PROPERTY_SCALE=N draws N times as many cases.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebDataClient } from "../../src/api/client.js";
@@ -21,6 +20,7 @@ import { toolRoutes } from "../../src/tools/routes-by-tool.js";
 import { ManualClock } from "../helpers/clock.js";
 import { type FakeServer, forward, json, startFakeServer } from "../helpers/fake-upstream.js";
 import { type InProcessServer, startInProcessServer } from "../helpers/in-process.js";
+import { sharedOutputValidators } from "../helpers/output-validators.js";
 import { useSandbox } from "../helpers/sandbox.js";
 import { type Damage, damaged, fullDamageArb, stringPaths } from "../helpers/shape-mutation.js";
 
@@ -124,13 +124,8 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const validator = new AjvJsonSchemaValidator();
-/** Each tool's output schema compiled once. */
-const checkers = new Map<string, (value: unknown) => { errorMessage?: string }>();
-const checkerOf = (tool: Tool) => {
-  if (!checkers.has(tool.name)) checkers.set(tool.name, validator.getValidator(tool.outputSchema as never));
-  return checkers.get(tool.name)!;
-};
+/** Each tool's output schema compiled once (the tests' shared validator, as their SDK clients use). */
+const checkerOf = (tool: Tool) => sharedOutputValidators.getValidator(tool.outputSchema as never);
 /** The tools with an upstream answer on this generation (the legacy endpoint has one generation). */
 const withRoutes = (generation: 1 | 2) =>
   ALL_TOOLS.filter(
