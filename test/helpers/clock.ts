@@ -3,11 +3,14 @@
  * when the test says so, so no test sleeps and none depends on how busy the machine is.
  *
  * - `advance(ms)` moves time on and wakes, in time order, every sleep that falls due.
- * - `{ auto: true }`: each time the code starts a sleep and then does nothing more for a turn of
- *   the event loop, time jumps to the earliest wake-up, so code that alternates I/O and sleeps
- *   runs to its end at once. For code with one line of activity at a time: a sleep started while
- *   other work is still in flight moves time anyway.
+ * - `{ auto: true }`: whenever sleeps are pending, no HTTP request is in flight and nothing new
+ *   happened for a turn of the event loop, time jumps to the earliest wake-up, so code that
+ *   alternates I/O and sleeps runs to its end at once. A request counts as in flight from its
+ *   creation until its response has ended or failed (undici's diagnostics channels, which the
+ *   product's client and Node's fetch both publish to); an event stream counts only until its
+ *   headers, since it stays open as long as it is read.
  */
+import { subscribe } from "node:diagnostics_channel";
 import type { Clock } from "../../src/clock.js";
 
 interface Sleeper {
@@ -21,6 +24,44 @@ interface Sleeper {
 /** Lets whatever the last wake-up started (its microtasks and one macrotask turn) run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * The HTTP requests of this process that have not yet ended, each with the order it was made in,
+ * kept from undici's diagnostics channels once the first auto clock is made.
+ */
+const inFlight = new Map<object, number>();
+let requestsMade = 0;
+const onRequestEnded = new Set<() => void>();
+
+const isEventStream = (headers: unknown) => {
+  if (!Array.isArray(headers)) return false;
+  for (let i = 0; i + 1 < headers.length; i += 2)
+    if (String(headers[i]).toLowerCase() === "content-type")
+      return String(headers[i + 1])
+        .toLowerCase()
+        .startsWith("text/event-stream");
+  return false;
+};
+
+function requestEnded(request: object): void {
+  if (!inFlight.delete(request)) return;
+  for (const listener of [...onRequestEnded]) listener();
+}
+
+let watching = false;
+function watchRequests(): void {
+  if (watching) return;
+  watching = true;
+  subscribe("undici:request:create", (message) => {
+    inFlight.set((message as { request: object }).request, ++requestsMade);
+  });
+  subscribe("undici:request:headers", (message) => {
+    const { request, response } = message as { request: object; response: { headers: unknown } };
+    if (isEventStream(response.headers)) requestEnded(request);
+  });
+  subscribe("undici:request:trailers", (message) => requestEnded((message as { request: object }).request));
+  subscribe("undici:request:error", (message) => requestEnded((message as { request: object }).request));
+}
+
 export class ManualClock implements Clock {
   #now: number;
   #sleepers: Sleeper[] = [];
@@ -31,9 +72,19 @@ export class ManualClock implements Clock {
 
   readonly #auto: boolean;
 
+  /** Auto mode: requests made after this one are this clock's to wait for. */
+  readonly #requestsBefore: number;
+
   constructor(options: { start?: number; auto?: boolean } = {}) {
     this.#now = options.start ?? Date.UTC(2026, 0, 1);
     this.#auto = options.auto ?? false;
+    this.#requestsBefore = requestsMade;
+    if (this.#auto) {
+      watchRequests();
+      onRequestEnded.add(() => {
+        if (this.#sleepers.length > 0) this.#jumpWhenIdle(this.#started);
+      });
+    }
   }
 
   now(): number {
@@ -59,13 +110,21 @@ export class ManualClock implements Clock {
     });
   }
 
-  /** Auto mode: after a turn with no newer sleep and no advance under way, jumps to the earliest wake-up. */
+  /**
+   * Auto mode: after a turn with no newer sleep, no advance under way and none of this clock's
+   * requests in flight, jumps to the earliest wake-up.
+   */
   #jumpWhenIdle(started: number): void {
     setImmediate(() => {
-      if (this.#started !== started || this.#advancing) return;
+      if (this.#started !== started || this.#advancing || this.#awaitingResponse()) return;
       const due = this.#earliest();
       if (due) void this.advance(due.at - this.#now);
     });
+  }
+
+  #awaitingResponse(): boolean {
+    for (const made of inFlight.values()) if (made > this.#requestsBefore) return true;
+    return false;
   }
 
   /** Sleeps not yet over. */
@@ -81,15 +140,15 @@ export class ManualClock implements Clock {
   /** Moves time on by `ms`, waking every sleep that falls due in time order. */
   async advance(ms: number): Promise<void> {
     const until = this.#now + ms;
-    const started = this.#started;
     this.#advancing = true;
     try {
       await this.#advanceTo(until);
     } finally {
       this.#advancing = false;
     }
-    // A sleep the woken code started meanwhile: its own jump was skipped during the advance.
-    if (this.#auto && this.#started !== started) this.#jumpWhenIdle(this.#started);
+    // Sleeps still pending (started meanwhile, or beside the one that woke): their jumps were
+    // skipped during the advance.
+    if (this.#auto && this.#sleepers.length > 0) this.#jumpWhenIdle(this.#started);
   }
 
   async #advanceTo(until: number): Promise<void> {
