@@ -86,6 +86,8 @@ export interface CreateServerOptions {
    * is connected (the HTTP layer tells its sessions' standalone streams).
    */
   onToolsChanged?: () => void;
+  /** Runs once, just before the tools' runtime is loaded (the stdio server's parsers switch: ./zod-jitless.ts). */
+  beforeRuntime?: () => void;
 }
 
 export interface WebDataServer {
@@ -224,6 +226,7 @@ interface Parts {
 async function loadRuntime(parts: Parts): Promise<Runtime> {
   const { options } = parts;
   try {
+    options.beforeRuntime?.();
     const { startRuntime } = await import("./runtime.js");
     return startRuntime({
       config: options.config,
