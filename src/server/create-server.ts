@@ -86,8 +86,6 @@ export interface CreateServerOptions {
    * is connected (the HTTP layer tells its sessions' standalone streams).
    */
   onToolsChanged?: () => void;
-  /** Runs once, just before the tools' runtime is loaded (the stdio server's parsers switch: ./zod-jitless.ts). */
-  beforeRuntime?: () => void;
 }
 
 export interface WebDataServer {
@@ -226,7 +224,6 @@ interface Parts {
 async function loadRuntime(parts: Parts): Promise<Runtime> {
   const { options } = parts;
   try {
-    options.beforeRuntime?.();
     const { startRuntime } = await import("./runtime.js");
     return startRuntime({
       config: options.config,

@@ -10,7 +10,6 @@ import { ProtocolGuard } from "./protocol-guard.js";
 import { firstMessageEra } from "./stdio-era.js";
 import { registryToolNames } from "./tool-names.js";
 import { SERVER_NAME, VERSION } from "./version.js";
-import { compileParsers } from "./zod-jitless.js";
 
 /** Serves until stdin ends or a signal arrives, then closes everything and runs `onClose`. */
 export async function runStdio(config: Config, onClose?: () => Promise<void>): Promise<void> {
@@ -20,7 +19,7 @@ export async function runStdio(config: Config, onClose?: () => Promise<void>): P
     service: { name: SERVER_NAME, version: VERSION },
     toolNames: registryToolNames,
   });
-  const app = createServer({ config, observer: telemetry?.apiObserver, beforeRuntime: compileParsers });
+  const app = createServer({ config, observer: telemetry?.apiObserver });
   // The first message decides the revision for the process; a 2026-07-28 one loads the v2 SDK.
   const { era, input } = await firstMessageEra(process.stdin);
   if (era === "modern") {
