@@ -1,43 +1,25 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "./clock.js";
+import { type FakeServer, startFakeServer } from "./fake-upstream.js";
 
 const START = Date.UTC(2026, 0, 1);
 const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 };
 
-/** A loopback server that holds each request until the test answers it. */
-async function holdingServer() {
-  const held: Array<{ req: IncomingMessage; res: ServerResponse }> = [];
-  let arrived: () => void = () => {};
-  const server = createServer((req, res) => {
-    held.push({ req, res });
-    arrived();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    held,
-    nextArrival: () =>
-      new Promise<void>((resolve) => {
-        arrived = resolve;
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+/** The fake upstream, each response held until the test answers it (`held[i]`). */
+async function holdingServer(): Promise<FakeServer & { held: ServerResponse[] }> {
+  const held: ServerResponse[] = [];
+  const server = await startFakeServer((_req, res) => void held.push(res));
+  return Object.assign(server, { held });
 }
 
-let closeServer: (() => Promise<void>) | undefined;
+let server: (FakeServer & { held: ServerResponse[] }) | undefined;
 afterEach(async () => {
-  await closeServer?.();
-  closeServer = undefined;
+  await server?.close();
+  server = undefined;
 });
 
 describe("ManualClock in auto mode", () => {
@@ -53,34 +35,30 @@ describe("ManualClock in auto mode", () => {
   });
 
   it("does not move time while one of its requests is in flight, and does once it has ended", async () => {
-    const server = await holdingServer();
-    closeServer = server.close;
+    server = await holdingServer();
     const clock = new ManualClock({ auto: true });
     let deadlinePassed = false;
     const deadline = clock.sleep(20_000).then(() => {
       deadlinePassed = true;
     });
-    const arrival = server.nextArrival();
     const response = request(server.url);
-    await arrival;
+    await server.received(1);
     await turns(20);
     expect(deadlinePassed).toBe(false);
     expect(clock.now()).toBe(START);
 
-    server.held[0]?.res.end("done");
+    server.held[0]?.end("done");
     expect(await (await response).body.text()).toBe("done");
     await deadline;
     expect(clock.now()).toBe(START + 20_000);
   });
 
   it("moves time while an event stream stays open", async () => {
-    const server = await holdingServer();
-    closeServer = server.close;
+    server = await holdingServer();
     const clock = new ManualClock({ auto: true });
-    const arrival = server.nextArrival();
     const stream = request(server.url);
-    await arrival;
-    server.held[0]?.res.writeHead(200, { "content-type": "text/event-stream" }).write(": open\n\n");
+    await server.received(1);
+    server.held[0]?.writeHead(200, { "content-type": "text/event-stream" }).write(": open\n\n");
     const { body } = await stream;
     await clock.sleep(1_000);
     expect(clock.now()).toBe(START + 1_000);
@@ -88,15 +66,13 @@ describe("ManualClock in auto mode", () => {
   });
 
   it("waits only for requests made after the clock", async () => {
-    const server = await holdingServer();
-    closeServer = server.close;
-    const arrival = server.nextArrival();
+    server = await holdingServer();
     const earlier = request(server.url).catch(() => {});
-    await arrival;
+    await server.received(1);
     const clock = new ManualClock({ auto: true });
     await clock.sleep(250);
     expect(clock.now()).toBe(START + 250);
-    server.held[0]?.res.end();
+    server.held[0]?.end();
     await earlier;
   });
 });
