@@ -50,8 +50,21 @@ export function encodedForms(secret: string): string[] {
   return forms.filter((f) => f !== secret);
 }
 
-/** The redactor of a set of secrets, made once and applied to many strings. */
+/**
+ * The redactor of a set of secrets, made once and applied to many strings. Its tables are built
+ * on its first string: a stdio server makes one as it starts but first uses it on a tool's answer
+ * or a log line, after the handshake, and building them was 1.9 ms of the start's CPU profile
+ * (docs/benchmarks.md, issue 33).
+ */
 export function makeRedactor(secrets: readonly string[]): Redact {
+  let built: Redact | undefined;
+  return (text) => {
+    built ??= buildRedactor(secrets);
+    return built(text);
+  };
+}
+
+function buildRedactor(secrets: readonly string[]): Redact {
   const plain = secrets.filter((s) => s.length >= WINDOW);
   const texts = scanner({ forms: [...plain, ...plain.flatMap(encodedForms)], window: WINDOW });
   const hex = scanner({ forms: plain.flatMap(hexForms), window: HEX_WINDOW });

@@ -20,6 +20,25 @@ function leaks(text: string, secret: string, window = 5): boolean {
   return false;
 }
 
+describe("makeRedactor", () => {
+  it("reads its secrets on its first string, not when made (a stdio server makes one as it starts)", () => {
+    let reads = 0;
+    const secrets = new Proxy([KEY], {
+      get(target, name, receiver) {
+        reads += 1;
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const redactor = makeRedactor(secrets);
+    expect(reads).toBe(0);
+    expect(redactor(`key ${KEY}`)).toBe(`key ${REDACTED}`);
+    expect(reads).toBeGreaterThan(0);
+    const after = reads;
+    expect(redactor(KEY.slice(2, 9))).toBe(REDACTED);
+    expect(reads).toBe(after);
+  });
+});
+
 describe("redact", () => {
   it("removes the whole key", () => {
     const out = redact(`invalid key ${KEY} sent`, [KEY]);
