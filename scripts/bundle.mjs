@@ -15,6 +15,9 @@ import { leanUndici } from "./undici-plugin.mjs";
 
 // Chunk names carry content hashes: clear old ones so a pack never ships stale chunks.
 await rm("dist/chunks", { recursive: true, force: true });
+/** Each bundle's own package version (src/server/version.ts): no package.json read as it starts. */
+const { version } = JSON.parse(await readFile("package.json", "utf8"));
+const define = { __WEBDATA_VERSION__: JSON.stringify(version) };
 /** What both builds share: one bundle per entry for Node 20, with source maps. */
 const common = {
   outdir: "dist",
@@ -51,6 +54,7 @@ const esm = await build({
   format: "esm",
   metafile: true,
   plugins: [leanSdk, leanUndici],
+  define,
   banner: esmBanner,
 });
 
@@ -121,7 +125,7 @@ async function oneFileCli() {
     outExtension: { ".js": ".cjs" },
     format: "cjs",
     plugins: [lazyImports, leanSdk, leanUndici],
-    define: { "import.meta.url": "__import_meta_url" },
+    define: { ...define, "import.meta.url": "__import_meta_url" },
     banner: { js: CJS_BANNER },
   });
   await asciiOnly("dist/cli.cjs");
@@ -141,7 +145,7 @@ async function bundleCjs(name, entry) {
     logOverride: { "unsupported-dynamic-import": "error" },
     // The SDK's schemas built on first use on the start path only (scripts/start-path-plugin.mjs).
     plugins: [lazyImports, name === "stdio" ? startPath : leanSdk, leanUndici],
-    define: { "import.meta.url": "__import_meta_url" },
+    define: { ...define, "import.meta.url": "__import_meta_url" },
     banner: { js: CJS_BANNER },
   });
   // Every other dynamic import left is external: a lazy part the loader serves, or the build fails.

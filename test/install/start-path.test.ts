@@ -113,6 +113,13 @@ describe("the stdio start path (dist/cli.cjs and dist/stdio.cjs, before any call
       expect(m[1]).toMatch(/^("\.\/chunks\/[^/"]+\.js"|url\.href)$/);
   });
 
+  it("carries the package version: no package.json is read as it starts", () => {
+    const { version } = JSON.parse(readFileSync(at("package.json"), "utf8"));
+    const text = files.map((f) => readFileSync(f.file, "utf8")).join("\n");
+    expect(text).toContain(`VERSION = ${JSON.stringify(version)}`);
+    expect(text).not.toContain("package.json");
+  });
+
   it("loads node:v8 (the WebAssembly tiering flag) only after the handshake, lazily", () => {
     const cli = readFileSync(at("dist/cli.cjs"), "utf8");
     expect(cli).not.toMatch(/^import [^;]*"node:v8"/m);
