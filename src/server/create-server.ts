@@ -162,7 +162,8 @@ function sdkServer(options: CreateServerOptions, work: TaskWork): Server {
  * all), and `onToolsChanged` for every change whether or not a client is connected.
  */
 function listChanges(server: Server, current: () => unknown, onToolsChanged?: () => void) {
-  let answered: string | undefined;
+  /** Serialised only when a change is checked: not on the handshake's path. */
+  let answered: Tool[] | undefined;
   let notified = false;
   /** The list `onToolsChanged` last saw. */
   let seen: string | undefined;
@@ -177,12 +178,12 @@ function listChanges(server: Server, current: () => unknown, onToolsChanged?: ()
       const now = current();
       watch(now);
       if (!now || answered === undefined || notified || !server.transport) return;
-      if (JSON.stringify(now) === answered) return;
+      if (JSON.stringify(now) === JSON.stringify(answered)) return;
       notified = true;
       server.sendToolListChanged().catch(() => {});
     },
     answered(tools: Tool[]) {
-      answered = JSON.stringify(tools);
+      answered = tools;
       notified = false;
     },
   };
