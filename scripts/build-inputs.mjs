@@ -10,6 +10,7 @@ export const root = fileURLToPath(new URL("..", import.meta.url));
 export const STAMP = join(root, "dist/.build-inputs");
 export const OUTPUTS = [
   "dist/cli.cjs",
+  "dist/cli-main.cjs",
   "dist/cli.js",
   "dist/stdio.cjs",
   "dist/runtime.cjs",

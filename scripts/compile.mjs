@@ -6,9 +6,12 @@
 import { readdirSync } from "node:fs";
 import { build } from "esbuild";
 
+/** The CLI's entries, built by the bundle alone (dist/cli.js is its shim of dist/cli.cjs). */
+const BUNDLE_ONLY = ["cli.ts", "bin.ts"];
+
 await build({
   entryPoints: readdirSync("src", { recursive: true })
-    .filter((file) => file.endsWith(".ts") && file !== "cli.ts")
+    .filter((file) => file.endsWith(".ts") && !BUNDLE_ONLY.includes(file))
     .map((file) => `src/${file}`),
   outdir: "dist",
   outbase: "src",

@@ -1,6 +1,6 @@
 // `npm run bundle`: packs the MCP Bundle (.mcpb) for Claude Desktop with `mcpb pack`.
 // The bundle holds the manifest, its icon, package.json ("type": "module" and the version), the
-// README and the self-contained build: dist/cli.cjs, dist/stdio.cjs, dist/runtime.cjs plus the dist/chunks files they can load (every
+// README and the self-contained build: dist/cli.cjs, dist/cli-main.cjs, dist/stdio.cjs, dist/runtime.cjs plus the dist/chunks files they can load (every
 // npm dependency is inside them, so no node_modules). They are staged in a temp folder first, so
 // chunks left over from earlier builds never ship. .mcpbignore says the same for a plain
 // `mcpb pack .` from the repository. The manifest must list the registry's tools and the package
@@ -45,8 +45,15 @@ function reachable(file, seen = new Set()) {
   return seen;
 }
 
-const loaded = [...reachable(entry)].map((f) => relative(root, f).split("\\").join("/"));
-const strays = loaded.filter((f) => f !== manifest.server.entry_point && !f.startsWith("dist/chunks/"));
+// The bin runs the whole CLI (any argument) from dist/cli-main.cjs, whose import()s load the chunks.
+const CLI_MAIN = "dist/cli-main.cjs";
+if (!existsSync(join(root, CLI_MAIN))) fail(`${CLI_MAIN} is missing: run npm run build`);
+const loaded = [...reachable(join(root, CLI_MAIN), reachable(entry))].map((f) =>
+  relative(root, f).split("\\").join("/"),
+);
+const strays = loaded.filter(
+  (f) => f !== manifest.server.entry_point && f !== CLI_MAIN && !f.startsWith("dist/chunks/"),
+);
 if (strays.length > 0) {
   fail(`dist/cli.cjs is the per-file transpile, not the bundle (it loads ${strays[0]}): run npm run build`);
 }

@@ -1,30 +1,26 @@
 #!/usr/bin/env node
 /**
  * `web-data-mcp`: argument parsing and dispatch only (flags in cli/args.ts, the `call` and `tools`
- * commands in cli/call.ts, the shell sandbox in cli/shell-sandbox.ts). Everything heavy is
- * imported lazily so the stdio server starts fast; in stdio mode only the MCP transport writes
- * to stdout.
+ * commands in cli/call.ts, the shell sandbox in cli/shell-sandbox.ts). Bundled as
+ * dist/cli-main.cjs, which the bin (src/bin.ts, dist/cli.cjs) loads when given any argument: with
+ * none, the bin starts the stdio server itself. Everything heavy is imported lazily so the stdio
+ * server starts fast; in stdio mode only the MCP transport writes to stdout.
  */
 import { existsSync } from "node:fs";
 import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";
 import { raiseWasmTieringBudget } from "./api/wasm-tiering.js";
 import { HELP, parseCommandLine, parsePort, UsageError, type Values } from "./cli/args.js";
-import { loadCached } from "./cli/code-cache.js";
-import { loadConfig, processEnvironment } from "./config.js";
+import { exitOnError, note, noteWaitingOnTerminal } from "./cli/exit.js";
+import { loadStdioBundle } from "./cli/stdio-bundle.js";
+import { loadConfig } from "./config.js";
+import { processEnvironment } from "./environment.js";
 
 // Node 22.1 and later keep the compiled code of the chunks loaded from here on disk (in the OS temp
 // folder, or NODE_COMPILE_CACHE), so later starts skip most of the compiling; Node 20 has no such cache.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const COMMANDS = ["sandbox", "tools", "call"];
-
-const note = (line: string) => process.stderr.write(`web-data-mcp: ${line}\n`);
-
-function fail(message: string, code = 2): never {
-  note(message);
-  process.exit(code);
-}
 
 /**
  * Loads the config, with the sandbox it runs against for --sandbox: in process, or for `call`
@@ -192,17 +188,13 @@ async function serveCommand(values: Values, env: NodeJS.ProcessEnv): Promise<voi
     await runHttp(config, values, stop);
     return;
   }
-  if (process.stdin.isTTY) {
-    note(
-      `waiting for an MCP client on stdin (this is the stdio server${config.sandbox ? " on the sandbox" : ""}; Ctrl-C quits). To try a tool from the shell: web-data-mcp call serp_search --help`,
-    );
-  }
+  noteWaitingOnTerminal(config.sandbox);
   const { runStdio } = await stdioServer(config.cacheDir);
   await runStdio(config, stop);
 }
 
 /**
- * The stdio server: dist/stdio.cjs compiled with V8's code cache (./cli/code-cache.ts), or the
+ * The stdio server: dist/stdio.cjs compiled with V8's code cache (./cli/stdio-bundle.ts), or the
  * ES module when that file is not there (running from sources).
  */
 async function stdioServer(cacheDir: string | undefined): Promise<typeof import("./server/stdio.js")> {
@@ -211,13 +203,7 @@ async function stdioServer(cacheDir: string | undefined): Promise<typeof import(
     raiseWasmTieringBudget();
     return import("./server/stdio.js");
   }
-  const loaded = loadCached<typeof import("./server/stdio.js")>(file, cacheDir, {
-    beforeImport: raiseWasmTieringBudget,
-  });
-  // At exit (each cache written only after a miss): the runtime's, with the first call's code,
-  // and the start path's when nothing was loaded lazily (else it was written then, beforeImport).
-  process.once("exit", loaded.persist);
-  return loaded.exports;
+  return loadStdioBundle(file, cacheDir);
 }
 
 /** `--http`: flags, signals and draining live in src/server/http/main.ts. */
@@ -241,10 +227,4 @@ async function runHttp(
   );
 }
 
-const ONE_LINE = new Set(["UsageError", "ConfigError", "SandboxOptionsError"]);
-
-main(processEnvironment()).catch((error: unknown) => {
-  const err = error instanceof Error ? error : new Error(String(error));
-  if (ONE_LINE.has(err.name)) fail(err.message);
-  fail(`fatal: ${err.message}`, 1);
-});
+main(processEnvironment()).catch(exitOnError);

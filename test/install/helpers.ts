@@ -66,7 +66,13 @@ export async function npm(args: string[], options: { cwd?: string; env?: NodeJS.
  * What the npm package and the .mcpb bundle ship besides dist/chunks/*.js (package.json `files`,
  * .mcpbignore, scripts/pack-bundle.mjs): the build's entry files and the package's own documents.
  */
-export const BUILD_FILES = ["dist/cli.cjs", "dist/stdio.cjs", "dist/runtime.cjs", "dist/tool-list.json"];
+export const BUILD_FILES = [
+  "dist/cli.cjs",
+  "dist/cli-main.cjs",
+  "dist/stdio.cjs",
+  "dist/runtime.cjs",
+  "dist/tool-list.json",
+];
 /** The bin of earlier builds, which runs dist/cli.cjs: in the npm package, not in the .mcpb. */
 export const EARLIER_BIN = "dist/cli.js";
 export const PACKAGE_DOCS = ["package.json", "README.md", "LICENSE"];

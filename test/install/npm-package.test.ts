@@ -4,7 +4,7 @@
  * the bundle carries them), and run the installed bin from there.
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt } from "../helpers/mcp.js";
 import {
@@ -73,14 +73,17 @@ describe("the npm package", () => {
     }
   });
 
-  it("ships the esbuild bundle as its bin (every relative import goes to dist/chunks)", async () => {
+  it("ships the esbuild bundle as its bin (it loads dist/stdio.cjs or dist/cli-main.cjs, whose imports all go to dist/chunks)", async () => {
+    const importsOf = (text: string) =>
+      [...text.matchAll(/\b(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]);
     const cli = await readFile(bin, "utf8");
-    const imports = [...cli.matchAll(/\b(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map(
-      (m) => m[1],
-    );
+    expect(importsOf(cli), "dist/cli.cjs must be the bundle (npm run build)").toEqual([]);
+    expect(cli).toContain('"./stdio.cjs"');
+    expect(cli).toContain('"./cli-main.cjs"');
+    const imports = importsOf(await readFile(join(dirname(bin), "cli-main.cjs"), "utf8"));
     expect(imports.length).toBeGreaterThan(0);
     for (const target of imports)
-      expect(target, "dist/cli.cjs must be the bundle (npm run build)").toMatch(/^\.\/chunks\//);
+      expect(target, "dist/cli-main.cjs must be the bundle (npm run build)").toMatch(/^\.\/chunks\//);
   });
 
   it("installs into an empty folder offline with zero dependencies", async () => {

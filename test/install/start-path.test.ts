@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, call, spawnAgainst } from "../helpers/mcp.js";
+import { assertBuilt, call, type McpSession, spawnAgainst } from "../helpers/mcp.js";
 import { useSandbox } from "../helpers/sandbox.js";
 import { at } from "./helpers.js";
 
@@ -100,17 +100,20 @@ describe("the stdio start path (dist/cli.cjs and dist/stdio.cjs, before any call
     expect(bytes).toBeLessThan(360_000);
   });
 
-  it("is two CommonJS files: dist/cli.cjs, which requires nothing of ours, and dist/stdio.cjs", () => {
+  it("is two CommonJS files: the bin dist/cli.cjs, which requires nothing of ours, and dist/stdio.cjs", () => {
     // Five ES modules before (the flags, config and loader in chunks shared with `call`): each is
     // resolved, read, compiled and linked apart; then one ES module, which started Node's ES module
-    // loader (6-7 ms of a spawn).
+    // loader (6-7 ms of a spawn); then the whole CLI (33 kB) in dist/cli.cjs.
     expect(files.map((f) => f.file)).toEqual([at("dist/cli.cjs"), at("dist/stdio.cjs")]);
     const cli = readFileSync(at("dist/cli.cjs"), "utf8");
     expect(cli).not.toMatch(/^(?:import|export)\b/m);
-    // Its only import()s are the other commands' chunks and the code-cache loader's, which serves
-    // dist/stdio.cjs's own lazy chunks (OpenTelemetry, the 2026-07-28 server).
-    for (const m of cli.matchAll(/\bimport\(([^)]*)\)/g))
-      expect(m[1]).toMatch(/^("\.\/chunks\/[^/"]+\.js"|url\.href)$/);
+    // The flags' parser and the other commands are dist/cli-main.cjs's, loaded for an argument.
+    expect(files[0]?.modules).not.toContain("src/cli/args.ts");
+    expect(files[0]?.modules).toContain("src/bin.ts");
+    expect(files[1]?.modules).toContain("src/config.ts");
+    // Its only import() is the code-cache loader's, which serves dist/stdio.cjs's own lazy chunks
+    // (OpenTelemetry, the 2026-07-28 server); the other commands' chunks are dist/cli-main.cjs's.
+    for (const m of cli.matchAll(/\bimport\(([^)]*)\)/g)) expect(m[1]).toBe("url.href");
   });
 
   it("carries the package version: no package.json is read as it starts", () => {
@@ -195,7 +198,7 @@ describe("the first call's runtime (dist/runtime.cjs)", () => {
   });
 
   it("is strict, as its ES module sources are: each CommonJS bundle's first statement is the directive", () => {
-    for (const file of ["dist/cli.cjs", "dist/stdio.cjs", "dist/runtime.cjs"]) {
+    for (const file of ["dist/cli.cjs", "dist/cli-main.cjs", "dist/stdio.cjs", "dist/runtime.cjs"]) {
       const text = readFileSync(at(file), "utf8").replace(/^#![^\n]*\n/, "");
       expect(text.startsWith('"use strict";\n'), file).toBe(true);
     }
@@ -204,6 +207,7 @@ describe("the first call's runtime (dist/runtime.cjs)", () => {
   it("is ASCII, like every file of the bundle (a UTF-8 file is decoded at each load)", () => {
     const files = [
       "dist/cli.cjs",
+      "dist/cli-main.cjs",
       "dist/stdio.cjs",
       "dist/runtime.cjs",
       ...readdirSync(at("dist/chunks"))
@@ -238,33 +242,57 @@ describe("the built server's code cache", () => {
         }))
       : [];
 
-  it("never starts Node's ES module loader: spawn, handshake, a first call and exit", async () => {
-    // A preloaded probe writes the internal modules Node loaded by exit (CommonJS, so it starts
-    // nothing itself). An ES module entry or an import() loads the loader's translators and module
-    // jobs; node:module and node:vm load only the loader's own file, which starts nothing.
-    const dir = mkdtempSync(join(tmpdir(), "webdata-esm-probe-"));
+  /**
+   * Runs the built server with `args` and a preloaded probe (CommonJS, so it starts nothing itself)
+   * that writes the lines of `list` (an expression) at exit; `use` drives the session first.
+   */
+  const probed = async (list: string, args: string[], use: (server: McpSession) => Promise<void>) => {
+    const dir = mkdtempSync(join(tmpdir(), "webdata-probe-"));
     try {
       const probe = join(dir, "probe.cjs");
-      const out = join(dir, "modules.txt");
+      const out = join(dir, "lines.txt");
       writeFileSync(
         probe,
-        `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join("\\n")));`,
+        `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, ${list}.join("\\n")));`,
       );
-      const server = await spawnAgainst(sandbox, {
+      const env = {
         WEBDATA_CACHE_DIR: join(dir, "cache"),
         NODE_OPTIONS: `--require ${JSON.stringify(probe)}`,
-      });
+      };
+      const server = await spawnAgainst(sandbox, env, args);
       try {
-        expect((await call(server, "extract_page", { url: `${sandbox.siteUrl}/` })).isError).toBeFalsy();
+        await use(server);
       } finally {
         await server.close();
       }
-      const loaded = readFileSync(out, "utf8").split("\n");
-      expect(loaded).toContain("NativeModule internal/modules/cjs/loader");
-      expect(loaded.filter((m) => /internal\/modules\/esm\/(translators|module_job)/.test(m))).toEqual([]);
+      return readFileSync(out, "utf8").split("\n");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  };
+
+  it("never starts Node's ES module loader: spawn, handshake, a first call and exit", async () => {
+    // The internal modules Node loaded by exit. An ES module entry or an import() loads the
+    // loader's translators and module jobs; node:module and node:vm load only the loader's own
+    // file, which starts nothing.
+    const loaded = await probed("process.moduleLoadList", [], async (server) => {
+      expect((await call(server, "extract_page", { url: `${sandbox.siteUrl}/` })).isError).toBeFalsy();
+    });
+    expect(loaded).toContain("NativeModule internal/modules/cjs/loader");
+    expect(loaded.filter((m) => /internal\/modules\/esm\/(translators|module_job)/.test(m))).toEqual([]);
+  });
+
+  it("serves a plain start from the bin and dist/stdio.cjs alone; an argument loads the rest of the CLI", async () => {
+    // The CommonJS files Node required by exit (dist/stdio.cjs and dist/runtime.cjs are compiled
+    // through node:vm, not required).
+    const required = (args: string[]) =>
+      probed("Object.keys(require.cache)", args, async (server) => {
+        expect((await server.client.listTools()).tools.map((t) => t.name)).toContain("extract_page");
+      });
+    const plain = await required([]);
+    expect(plain).toContain(at("dist/cli.cjs"));
+    expect(plain).not.toContain(at("dist/cli-main.cjs"));
+    expect(await required(["--toolsets", "search,extract"])).toContain(at("dist/cli-main.cjs"));
   });
 
   it("is written by the first start under the cache dir, for the start path and the runtime, and reused unchanged by the next", async () => {
