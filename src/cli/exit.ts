@@ -3,7 +3,7 @@
 /** One line to stderr, named (stdout is the protocol's in stdio mode). */
 export const note = (line: string) => process.stderr.write(`web-data-mcp: ${line}\n`);
 
-export function fail(message: string, code = 2): never {
+function fail(message: string, code = 2): never {
   note(message);
   process.exit(code);
 }
