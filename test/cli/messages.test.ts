@@ -31,6 +31,16 @@ describe("command-line mistakes", () => {
     expect(r.stdout).toBe("");
   });
 
+  it("the plain start (no argument, as MCP clients start it) without a key: one line, exit 2, stdout untouched", async () => {
+    // The bin runs this start from dist/stdio.cjs without the rest of the CLI (src/bin.ts).
+    const r = await runCli([], { WEBDATA_BASE_URL: "https://api.example.com" });
+    expect(r.status).toBe(2);
+    expect(oneLine(r.stderr)).toBe(
+      "web-data-mcp: WEBDATA_API_KEY is not set (get a key from the dashboard, or try --sandbox)",
+    );
+    expect(r.stdout).toBe("");
+  });
+
   it("unknown flag: one line of ours with the nearest flag", async () => {
     const r = await runCli(["--sandbx"]);
     expect(r.status).toBe(2);
