@@ -1,5 +1,5 @@
 // The folder-level import graph of src/ and its check: folders stack one way,
-//   toolsets, logger, delegating-transport, clock, principal, suggest, environment (readable by all, importing none)
+//   toolsets, logger, delegating-transport, clock, principal, suggest (readable by all, importing none)
 //     ← api ← config ← async ← agents ← sandbox ← telemetry ← tools ← server ← cli (and the bin)
 // and no import may point up the stack: the API client imports no configuration (it takes
 // options; the server and the CLI turn a Config into them), and telemetry imports no tools (the
@@ -21,7 +21,6 @@ export const LEVELS = {
   clock: 0,
   principal: 0,
   suggest: 0,
-  environment: 0,
   api: 1,
   config: 1.5,
   async: 2,

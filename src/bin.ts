@@ -11,7 +11,7 @@ import nodeModule, { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { exitOnError } from "./cli/exit.js";
 import { loadStdioBundle } from "./cli/stdio-bundle.js";
-import { cacheDirOf, processEnvironment } from "./environment.js";
+import { cacheDirOf, processEnvironment } from "./config.js";
 
 // Node 22.1 and later keep the compiled code of dist/cli-main.cjs and the chunks on disk (in the OS
 // temp folder, or NODE_COMPILE_CACHE); Node 20 has no such cache.

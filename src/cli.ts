@@ -13,8 +13,7 @@ import { raiseWasmTieringBudget } from "./api/wasm-tiering.js";
 import { HELP, parseCommandLine, parsePort, UsageError, type Values } from "./cli/args.js";
 import { exitOnError, note, noteWaitingOnTerminal } from "./cli/exit.js";
 import { loadStdioBundle } from "./cli/stdio-bundle.js";
-import { loadConfig } from "./config.js";
-import { processEnvironment } from "./environment.js";
+import { loadConfig, processEnvironment } from "./config.js";
 
 // Node 22.1 and later keep the compiled code of the chunks loaded from here on disk (in the OS temp
 // folder, or NODE_COMPILE_CACHE), so later starts skip most of the compiling; Node 20 has no such cache.

@@ -3,9 +3,9 @@
  * winning. Every problem is a `ConfigError` whose message is one line fit for stderr; the key
  * is never part of a message.
  */
-
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
 import { DEFAULT_MAX_RPS, type GenerationSetting, type ProxySettings } from "./api/options.js";
-import { blankToUndefined, cacheDirOf, processEnvironment } from "./environment.js";
 import { DEFAULT_TOOLSETS, isToolset, TOOLSETS, type Toolset } from "./toolsets.js";
 
 // The client's own option types (the client imports no configuration); kept importable from here.
@@ -178,6 +178,13 @@ export function parseGeneration(raw: string | undefined): GenerationSetting {
 export const DEFAULT_WAIT_MS = 50_000;
 
 /**
+ * Blank values are unset. So is an unexpanded MCP Bundle placeholder such as
+ * `${user_config.agent_tools}`: some hosts pass an optional field left empty through verbatim.
+ */
+const blankToUndefined = (v: string | undefined) =>
+  v === undefined || v.trim() === "" || /^\$\{user_config\.[\w-]+\}$/.test(v.trim()) ? undefined : v.trim();
+
+/**
  * What `z.url({ protocol: /^https?$/ })` accepts, without loading zod at start-up: an explicit
  * `http://` or `https://` prefix, a parseable URL, an http(s) protocol.
  */
@@ -262,6 +269,29 @@ function parseToolsets(
   return sets;
 }
 
+/** `~/.cache/web-data-mcp` (under `XDG_CACHE_HOME` when set), else the temp dir. */
+export function defaultCacheDir(xdgCacheHome?: string): string {
+  if (xdgCacheHome) return join(xdgCacheHome, "web-data-mcp");
+  let home = "";
+  try {
+    home = homedir();
+  } catch {
+    home = "";
+  }
+  return home ? join(home, ".cache", "web-data-mcp") : join(tmpdir(), "web-data-mcp");
+}
+
+/**
+ * `--cache-dir`, else `WEBDATA_CACHE_DIR`, else the default: as `loadConfig` reads it, and as the
+ * bin (src/bin.ts) reads it before the rest of the configuration loads (in dist/stdio.cjs), to find
+ * the start path's code cache.
+ */
+export function cacheDirOf(env: NodeJS.ProcessEnv, flag?: string): string {
+  return (
+    blankToUndefined(flag ?? env.WEBDATA_CACHE_DIR) ?? defaultCacheDir(blankToUndefined(env.XDG_CACHE_HOME))
+  );
+}
+
 function readProxy(env: NodeJS.ProcessEnv): ProxySettings | undefined {
   const first = (...names: string[]) => names.map((n) => env[n]?.trim()).find((v) => v) ?? "";
   const proxy = {
@@ -323,6 +353,15 @@ function readHttp(env: NodeJS.ProcessEnv): HttpSettings {
       ...(parseFlag("WEBDATA_OAUTH_STRICT_JWT", env.WEBDATA_OAUTH_STRICT_JWT) ? { strictJwt: true } : {}),
     },
   };
+}
+
+/**
+ * The process's environment, read here and nowhere else: each of the CLI's entries (src/cli.ts,
+ * src/bin.ts) takes it from this function once and passes it down (to `loadConfig`, the shell
+ * sandbox's child, the tools listing).
+ */
+export function processEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
 }
 
 /**

@@ -9,8 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 // not when the runtime loads for a server's first call.
 import { promises as fsp } from "node:fs";
 import { join } from "node:path";
-import type { Config } from "../config.js";
-import { defaultCacheDir } from "../environment.js";
+import { type Config, defaultCacheDir } from "../config.js";
 
 export const CACHE_VERSION = 1;
 export const DEFAULT_CACHE_MAX_AGE_MS = 24 * 60 * 60 * 1000;

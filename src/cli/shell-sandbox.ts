@@ -13,7 +13,7 @@ import { lstat, readFile, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../agents/cache-files.js";
-import { defaultCacheDir } from "../environment.js";
+import { defaultCacheDir } from "../config.js";
 import { sandboxKey } from "./sandbox-key.js";
 
 export const SHELL_SANDBOX_IDLE_S = 15 * 60;

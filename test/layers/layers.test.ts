@@ -93,9 +93,9 @@ describe("api/ speaks HTTP and API terms only", () => {
 });
 
 describe("configuration is loaded once", () => {
-  it("reads process.env only in src/environment.ts (the CLI's entries take it from processEnvironment())", () => {
+  it("reads process.env only in src/config.ts (the CLI's entries take it from processEnvironment())", () => {
     const readers = grep(/process\.env\b/).filter((h) => h.startsWith("src/"));
-    const elsewhere = readers.filter((h) => !h.startsWith("src/environment.ts:"));
+    const elsewhere = readers.filter((h) => !h.startsWith("src/config.ts:"));
     expect(readers.length).toBeGreaterThan(0);
     expect(elsewhere).toEqual([]);
   });
