@@ -36,6 +36,8 @@ const esmBanner = {
 // Each CommonJS bundle's first lines: strict, as its ES module sources are (esbuild's own
 // "use strict" would come second, after a banner, and count for nothing), and `import.meta.url`.
 const CJS_BANNER = `"use strict";\nconst __import_meta_url = require("node:url").pathToFileURL(__filename).href;`;
+/** What every CommonJS bundle defines: the package version and `import.meta.url` as the banner's. */
+const cjsDefine = { ...define, "import.meta.url": "__import_meta_url" };
 /** dist/cli.js: the bin of earlier builds, kept for configurations that name it. */
 const CLI_SHIM = `#!/usr/bin/env node
 // The CLI is dist/cli.cjs (the package's bin); this file runs it for configurations that name
@@ -100,8 +102,8 @@ const lazyImports = {
 };
 // The files build side by side (esbuild's service runs them in parallel).
 await Promise.all([
-  bin(),
-  oneFileCli(),
+  cliFile("cli", "src/bin.ts"),
+  cliFile("cli-main", "src/cli.ts", [lazyImports, leanSdk, leanUndici]),
   ...Object.entries(CJS_BUNDLES).map(([name, entry]) => bundleCjs(name, entry)),
 ]);
 await Promise.all([writeFile("dist/cli.js", CLI_SHIM), rm("dist/cli.js.map", { force: true })]);
@@ -113,41 +115,26 @@ await Promise.all(
 );
 
 /**
- * dist/cli.cjs, the bin (src/bin.ts): with no argument it runs the stdio server from dist/stdio.cjs
- * (the code-cache loader and the cache dir's rule are all it holds), else it requires
- * dist/cli-main.cjs. A plain start so compiles 8 kB of the CLI instead of 33 kB.
+ * The CLI's two CommonJS files: dist/cli.cjs, the bin (src/bin.ts), which with no argument runs
+ * the stdio server from dist/stdio.cjs (the code-cache loader and the cache dir's rule are all it
+ * holds; a plain start so compiles 8 kB of the CLI instead of 33 kB) and else requires
+ * dist/cli-main.cjs: the CLI (src/cli.ts) with what it imports statically (flags, config, the
+ * code-cache loader) in it rather than in chunks it shares with `call` and the others, so the
+ * stdio server's start with flags reads three CommonJS files and no ES module; its dynamic
+ * imports load the chunks built above (Node's `import()`, which starts the ES module loader only
+ * for the commands that use a chunk).
  */
-async function bin() {
+async function cliFile(name, entry, plugins = []) {
   await build({
     ...common,
-    entryPoints: { cli: "src/bin.ts" },
+    entryPoints: { [name]: entry },
     outExtension: { ".js": ".cjs" },
     format: "cjs",
-    define: { ...define, "import.meta.url": "__import_meta_url" },
+    plugins,
+    define: cjsDefine,
     banner: { js: CJS_BANNER },
   });
-  await asciiOnly("dist/cli.cjs");
-}
-
-/**
- * dist/cli-main.cjs: the CLI again (src/cli.ts, any argument), as one CommonJS file: what it
- * imports statically (flags, config, the code-cache loader) in it rather than in chunks it shares
- * with `call` and the others, so the stdio server's start with flags reads three CommonJS files
- * (the bin, this one and dist/stdio.cjs) and no ES module; its dynamic imports load the chunks
- * built above (Node's `import()`, which starts the ES module loader only for the commands that
- * use a chunk).
- */
-async function oneFileCli() {
-  await build({
-    ...common,
-    entryPoints: { "cli-main": "src/cli.ts" },
-    outExtension: { ".js": ".cjs" },
-    format: "cjs",
-    plugins: [lazyImports, leanSdk, leanUndici],
-    define: { ...define, "import.meta.url": "__import_meta_url" },
-    banner: { js: CJS_BANNER },
-  });
-  await asciiOnly("dist/cli-main.cjs");
+  await asciiOnly(`dist/${name}.cjs`);
 }
 
 /** Builds `dist/<name>.cjs` from `entry`, its lazy imports served by the loader, ASCII only. */
@@ -164,7 +151,7 @@ async function bundleCjs(name, entry) {
     logOverride: { "unsupported-dynamic-import": "error" },
     // The SDK's schemas built on first use on the start path only (scripts/start-path-plugin.mjs).
     plugins: [lazyImports, name === "stdio" ? startPath : leanSdk, leanUndici],
-    define: { ...define, "import.meta.url": "__import_meta_url" },
+    define: cjsDefine,
     banner: { js: CJS_BANNER },
   });
   // Every other dynamic import left is external: a lazy part the loader serves, or the build fails.
