@@ -11,7 +11,7 @@ import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";
 import { raiseWasmTieringBudget } from "./api/wasm-tiering.js";
 import { HELP, parseCommandLine, parsePort, UsageError, type Values } from "./cli/args.js";
-import { exitOnError, note, noteWaitingOnTerminal } from "./cli/exit.js";
+import { exitOnError, note, noteConfig, noteWaitingOnTerminal } from "./cli/exit.js";
 import { loadStdioBundle } from "./cli/stdio-bundle.js";
 import { loadConfig, processEnvironment } from "./config.js";
 
@@ -43,7 +43,7 @@ async function resolveConfig(
     publicUrl: values["public-url"],
     http: values.http,
   });
-  for (const n of config.notes ?? []) note(`note: ${n}`);
+  noteConfig(config);
   if (!config.sandbox) return { config, stop: async () => {} };
   if (options.shared) {
     const { shellSandbox } = await import("./cli/shell-sandbox.js");

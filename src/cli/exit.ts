@@ -3,6 +3,11 @@
 /** One line to stderr, named (stdout is the protocol's in stdio mode). */
 export const note = (line: string) => process.stderr.write(`web-data-mcp: ${line}\n`);
 
+/** What loading the configuration noticed (a base URL ending in a version, …), a line each. */
+export function noteConfig(config: { notes?: readonly string[] }): void {
+  for (const n of config.notes ?? []) note(`note: ${n}`);
+}
+
 function fail(message: string, code = 2): never {
   note(message);
   process.exit(code);

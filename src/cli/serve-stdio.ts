@@ -7,7 +7,7 @@
  */
 import { loadConfig } from "../config.js";
 import { runStdio } from "../server/stdio.js";
-import { exitOnError, note, noteWaitingOnTerminal } from "./exit.js";
+import { exitOnError, noteConfig, noteWaitingOnTerminal } from "./exit.js";
 
 export { runStdio };
 
@@ -15,7 +15,7 @@ export { runStdio };
 export function serveStdioCommand(env: NodeJS.ProcessEnv): void {
   try {
     const config = loadConfig(env);
-    for (const n of config.notes ?? []) note(`note: ${n}`);
+    noteConfig(config);
     noteWaitingOnTerminal(config.sandbox);
     runStdio(config).catch(exitOnError);
   } catch (error) {
