@@ -167,18 +167,19 @@ function listChanges(server: Server, current: () => unknown, onToolsChanged?: ()
   let notified = false;
   /** The list `onToolsChanged` last saw. */
   let seen: string | undefined;
-  const watch = (now: unknown) => {
-    if (!now || !onToolsChanged) return;
-    const json = JSON.stringify(now);
+  const watch = (json: string) => {
+    if (!onToolsChanged) return;
     if (seen !== undefined && json !== seen) onToolsChanged();
     seen = json;
   };
   return {
     changed() {
       const now = current();
-      watch(now);
-      if (!now || answered === undefined || notified || !server.transport) return;
-      if (JSON.stringify(now) === JSON.stringify(answered)) return;
+      if (!now) return;
+      const json = JSON.stringify(now);
+      watch(json);
+      if (answered === undefined || notified || !server.transport) return;
+      if (json === JSON.stringify(answered)) return;
       notified = true;
       server.sendToolListChanged().catch(() => {});
     },
