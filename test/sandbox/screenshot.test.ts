@@ -1,4 +1,5 @@
 /** The sandbox's page "screenshots": deterministic PNGs, encoded once per look. */
+import { inflateSync } from "node:zlib";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { screenshotPng } from "../../src/sandbox/screenshot.js";
@@ -24,5 +25,21 @@ describe("screenshotPng", () => {
     expect(screenshotPng("Acme", "uno\ndos")).toBe(a);
     expect(screenshotPng("Acme", "one\ntwo\nthree").equals(a)).toBe(false);
     expect(screenshotPng("Other", "one\ntwo").equals(a)).toBe(false);
+  });
+
+  it("stores every row unfiltered, so encoding does not try five filters a row", () => {
+    const bytes = screenshotPng("Filters", "a line\nanother line");
+    const idat: Buffer[] = [];
+    for (let at = 8; at < bytes.length; ) {
+      const length = bytes.readUInt32BE(at);
+      if (bytes.toString("latin1", at + 4, at + 8) === "IDAT")
+        idat.push(bytes.subarray(at + 8, at + 8 + length));
+      at += 12 + length;
+    }
+    const rows = inflateSync(Buffer.concat(idat));
+    const stride = 1 + 320 * 4;
+    expect(rows.length).toBe(stride * 240);
+    const filters = new Set(Array.from({ length: 240 }, (_, y) => rows[y * stride]));
+    expect([...filters]).toEqual([0]);
   });
 });
