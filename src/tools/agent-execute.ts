@@ -5,8 +5,8 @@
  * deadline); the first page still running at the deadline makes the whole run "pending", with
  * every page's task id so `get_task` can collect them.
  */
-
 import { z } from "zod";
+import { buildOnce } from "../api/lazy-schema.js";
 import type { TaskResult } from "../api/schemas.js";
 import type { WaitOutcome } from "../async/wait.js";
 import { mergePages, type PageOutcome, type ResolvedAgent } from "./agent-run.js";
@@ -14,7 +14,7 @@ import { ToolError } from "./errors.js";
 import { assertResultOk } from "./result.js";
 import type { ToolContext } from "./tool.js";
 
-export const pagesOutputShape = {
+export const pagesOutputShape = buildOnce(() => ({
   agent: z.string(),
   task_id: z.string().optional(),
   parsing: z.unknown().optional().describe("data.parsing, pages merged"),
@@ -27,7 +27,7 @@ export const pagesOutputShape = {
   content: z.string().optional().describe("formats: the page bodies, cut at max_chars as in the text"),
   chars: z.number().optional().describe("Characters of content"),
   notes: z.array(z.string()).optional(),
-};
+}));
 
 export interface MergedRun {
   parsing?: unknown;

@@ -33,7 +33,7 @@ function domainProblem(raw: string): string | undefined {
   return `"${raw}" is not a bare domain${suggestion}. Pass domains like example.com, not https://example.com/x.`;
 }
 
-const entry = z.looseObject({ domain: z.string(), status: z.string() });
+const entry = () => z.looseObject({ domain: z.string(), status: z.string() });
 type Entry = {
   domain: string;
   status: string;
@@ -64,7 +64,7 @@ export const checkDomainHealth = defineTool({
   }),
   output: () => ({
     domains: z
-      .array(entry)
+      .array(entry())
       .describe(
         `Per domain: success_rate, consecutive_bad_windows, history (last ${HISTORY_KEPT} windows), driver`,
       ),

@@ -4,45 +4,47 @@
  * with its size) that `resources/read` or `get_task` reads, so a result stays small however many
  * pages there are. The results are fetched a few at a time (the client's rate limiter paces them).
  */
-
 import { z } from "zod";
 import type { WebDataClient } from "../api/client.js";
 import { ApiError } from "../api/errors.js";
+import { buildOnce } from "../api/lazy-schema.js";
 import { forEachLimit } from "../async/pool.js";
 import { succeeded } from "../async/states.js";
 import { pageUri, type ToolLink } from "./resources.js";
 import { clip, plural } from "./result.js";
 
 /** One task of a batch or crawl, as listed in `structuredContent` (its body inline, or a link). */
-export const taskItem = z.object({
-  task_id: z.string(),
-  url: z.string().optional(),
-  state: z.string(),
-  status_code: z.number().optional(),
-  content: z.string().optional().describe("The inline page's body, as in the text"),
-  chars: z.number().optional().describe("Characters of content"),
-  total_chars: z.number().optional(),
-  error: z.string().optional(),
-});
+export const taskItem = buildOnce(() =>
+  z.object({
+    task_id: z.string(),
+    url: z.string().optional(),
+    state: z.string(),
+    status_code: z.number().optional(),
+    content: z.string().optional().describe("The inline page's body, as in the text"),
+    chars: z.number().optional().describe("Characters of content"),
+    total_chars: z.number().optional(),
+    error: z.string().optional(),
+  }),
+);
 /** One collected task: the listed members and, for the text or its link, its body's type. */
-export type TaskItem = z.infer<typeof taskItem> & { mimeType?: string };
+export type TaskItem = z.infer<ReturnType<typeof taskItem>> & { mimeType?: string };
 
 /**
  * Items as `structuredContent` lists them: the inline page's body (the one in the text, for a
  * framework that hands its model the structured content only); the others are links in both.
  */
-export const listedItems = (items: readonly TaskItem[]): z.infer<typeof taskItem>[] =>
+export const listedItems = (items: readonly TaskItem[]): z.infer<ReturnType<typeof taskItem>>[] =>
   items.map(({ mimeType: _m, ...rest }) =>
     rest.content === undefined ? rest : { ...rest, chars: rest.content.length },
   );
 
 /** `structuredContent`'s count of pages given as links. */
-export const linkedShape = {
+export const linkedShape = buildOnce(() => ({
   linked: z
     .number()
     .optional()
     .describe("Pages not inline: resource_link items (webdata://task/…), also read with get_task"),
-};
+}));
 
 export interface TaskRef {
   id: string;

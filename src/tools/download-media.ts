@@ -24,7 +24,7 @@ export const downloadMedia = defineTool({
   longRunning: true,
   examples: [{ url: "https://cdn.example.com/boots.png" }],
   input: () => ({
-    url: urlArg.describe("File URL"),
+    url: urlArg().describe("File URL"),
     expected_mime_types: z.array(z.string()).max(20).optional().describe("e.g. image/png"),
     country: z.string().optional().describe("Fetch from this country, e.g. US"),
     max_bytes: z
@@ -36,7 +36,7 @@ export const downloadMedia = defineTool({
       .describe("Largest file returned inline"),
   }),
   output: () => ({
-    ...longToolShape,
+    ...longToolShape(),
     task_id: z.string(),
     content_type: z.string().optional(),
     size_bytes: z.number().optional(),

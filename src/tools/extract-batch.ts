@@ -1,5 +1,6 @@
 /** `extract_batch`: many pages at once through POST /v1/extract/batch, waited on and summarised. */
 import { z } from "zod";
+import { buildOnce } from "../api/lazy-schema.js";
 import { EXTRACT_FORMATS } from "../api/schemas.js";
 import { succeeded } from "../async/states.js";
 import { argumentProblems } from "./argument-errors.js";
@@ -13,13 +14,15 @@ import { defineTool } from "./tool.js";
 /** Pages listed in one result; the rest are paged through get_task. */
 export const LIST_LIMIT = 50;
 
-const options = {
+const options = buildOnce(() => ({
   render: z.boolean().optional().describe("Run JavaScript first (slower)"),
   formats: z.array(z.enum(EXTRACT_FORMATS)).min(1).optional().describe("What to return"),
   country: z.string().length(2).optional().describe("ISO alpha-2"),
-};
-const item = z.strictObject({ url: urlArg, ...options });
-const itemJson = z.toJSONSchema(item, { target: "draft-7", io: "input" }) as Record<string, unknown>;
+}));
+const item = buildOnce(() => z.strictObject({ url: urlArg(), ...options() }));
+const itemJson = buildOnce(
+  () => z.toJSONSchema(item(), { target: "draft-7", io: "input" }) as Record<string, unknown>,
+);
 
 /**
  * Items are listed as `{url}` (closed, as strict mode needs) but accept `shared_inputs`' members
@@ -28,10 +31,10 @@ const itemJson = z.toJSONSchema(item, { target: "draft-7", io: "input" }) as Rec
  */
 function checkOverrides(inputs: ReadonlyArray<Record<string, unknown>>): void {
   const problems = inputs.flatMap((given, i) => {
-    const checked = item.safeParse(normalizeArgs(item, given));
+    const checked = item().safeParse(normalizeArgs(item(), given));
     return checked.success
       ? []
-      : argumentProblems(checked.error, { prefix: `inputs[${i}]`, json: itemJson, args: given });
+      : argumentProblems(checked.error, { prefix: `inputs[${i}]`, json: itemJson(), args: given });
   });
   if (problems.length > 0) {
     throw invalidArguments(
@@ -53,20 +56,20 @@ export const extractBatch = defineTool({
   ],
   input: () => ({
     inputs: z
-      .array(z.looseObject({ url: urlArg.describe("Absolute http(s) URL") }))
+      .array(z.looseObject({ url: urlArg().describe("Absolute http(s) URL") }))
       .min(1)
       .max(1000)
       .describe("Each {url}, may override shared_inputs"),
-    shared_inputs: z.strictObject(options).optional().describe("Options for every item"),
-    max_chars: maxCharsArg,
+    shared_inputs: z.strictObject(options()).optional().describe("Options for every item"),
+    max_chars: maxCharsArg(),
   }),
   output: () => ({
-    ...longToolShape,
+    ...longToolShape(),
     batch_id: z.string(),
     total: z.number().optional(),
     completed: z.number().optional(),
-    pages: z.array(taskItem).optional(),
-    ...linkedShape,
+    pages: z.array(taskItem()).optional(),
+    ...linkedShape(),
     next_offset: z.number().optional().describe("More pages: get_task with batch_id and this offset"),
   }),
   readOnly: true,

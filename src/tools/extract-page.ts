@@ -3,16 +3,21 @@
  * waiting when `render` is true or a screenshot is asked for.
  */
 import { z } from "zod";
+import { buildOnce } from "../api/lazy-schema.js";
 import { EXTRACT_FORMATS, type TaskResult } from "../api/schemas.js";
 import { pageShape, shapePage } from "./page-format.js";
 import { assertResultOk, longToolShape, maxCharsArg, pendingResult, throwFailed } from "./result.js";
 import { defineTool } from "./tool.js";
 
-export const urlArg = z.url({
-  protocol: /^https?$/,
-  error: (issue) =>
-    issue.input === undefined ? "required" : "must be an absolute http(s) URL, e.g. https://example.com/page",
-});
+export const urlArg = buildOnce(() =>
+  z.url({
+    protocol: /^https?$/,
+    error: (issue) =>
+      issue.input === undefined
+        ? "required"
+        : "must be an absolute http(s) URL, e.g. https://example.com/page",
+  }),
+);
 
 export const extractPage = defineTool({
   name: "extract_page",
@@ -26,7 +31,7 @@ export const extractPage = defineTool({
     { url: "https://example.com/", formats: ["markdown", "links"], max_chars: 2000 },
   ],
   input: () => ({
-    url: urlArg.describe("Absolute http(s) URL"),
+    url: urlArg().describe("Absolute http(s) URL"),
     render: z.boolean().default(false).describe("Run JavaScript first (slower)"),
     formats: z
       .array(z.enum(EXTRACT_FORMATS))
@@ -34,9 +39,9 @@ export const extractPage = defineTool({
       .default(["markdown"])
       .describe("screenshot implies render"),
     country: z.string().length(2).optional().describe("ISO alpha-2"),
-    max_chars: maxCharsArg,
+    max_chars: maxCharsArg(),
   }),
-  output: () => ({ ...longToolShape, ...pageShape }),
+  output: () => ({ ...longToolShape(), ...pageShape() }),
   readOnly: true,
   longRunning: true,
   async handler(args, ctx) {

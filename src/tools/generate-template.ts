@@ -13,7 +13,7 @@ import { urlArg } from "./extract-page.js";
 import { longToolShape, pendingResult } from "./result.js";
 import { defineTool } from "./tool.js";
 
-const schemaArg = z.record(z.string(), z.unknown());
+const schemaArg = () => z.record(z.string(), z.unknown());
 
 /**
  * The new version's example params (src/agents/example-params.ts: each value passes its
@@ -88,15 +88,15 @@ export const generateTemplate = defineTool({
   examples: [{ prompt: "Extract the title, price and rating", url: "https://shop.example.com/p/1" }],
   input: () => ({
     prompt: z.string().min(1).max(10_000).optional().describe("What to extract, or to change"),
-    url: urlArg.optional().describe("Example page (new)"),
+    url: urlArg().optional().describe("Example page (new)"),
     name: z.string().min(3).max(64).optional().describe("a-z, 0-9, _"),
-    output_schema: schemaArg.optional().describe("JSON Schema of the fields to extract"),
-    input_schema: schemaArg.optional().describe("JSON Schema of the run params"),
+    output_schema: schemaArg().optional().describe("JSON Schema of the fields to extract"),
+    input_schema: schemaArg().optional().describe("JSON Schema of the run params"),
     from_extract_template: z.string().min(1).optional().describe("Template to refine"),
     generation_id: z.string().min(1).optional().describe("Resume waiting on this generation"),
   }),
   output: () => ({
-    ...longToolShape,
+    ...longToolShape(),
     generation_id: z.string(),
     template: z.string().optional(),
     generated_version_id: z.string().optional().describe("Publish with manage_template published_version_id"),

@@ -19,7 +19,7 @@ import { organic, resultLines } from "./serp-results.js";
 import { defineTool, type ToolContext, type ToolResult } from "./tool.js";
 import { LIST_DEFAULT, listCrawls, listTasks } from "./work-lists.js";
 
-const idArg = z.string().min(1).max(200);
+const idArg = () => z.string().min(1).max(200);
 
 /** Checked against the output schema at run time (runTool); handles and listings share it. */
 type Out = any;
@@ -156,23 +156,23 @@ export const getTask = defineTool({
   routes: ["listTasks", "listCrawls", ...WAIT_ROUTES],
   examples: [{ task_id: "00000000-0000-4000-a000-000000000001" }, { limit: 10 }],
   input: () => ({
-    task_id: idArg.optional().describe("From a result"),
-    batch_id: idArg.optional().describe("From a result"),
-    crawl_id: idArg.optional().describe("From a result"),
-    offset: offsetArg.describe("Chars (page) or items (list) to skip"),
-    max_chars: maxCharsArg,
+    task_id: idArg().optional().describe("From a result"),
+    batch_id: idArg().optional().describe("From a result"),
+    crawl_id: idArg().optional().describe("From a result"),
+    offset: offsetArg().describe("Chars (page) or items (list) to skip"),
+    max_chars: maxCharsArg(),
     list: z.enum(["tasks", "crawls"]).default("tasks").describe("No id: what to list"),
     cursor: z.string().min(1).max(500).optional().describe("No id: next_cursor of the last list"),
     limit: z.number().int().min(1).max(100).optional().describe("No id: how many to list (default 20)"),
   }),
   output: () => ({
-    ...longToolShape,
-    ...pageShape,
+    ...longToolShape(),
+    ...pageShape(),
     batch_id: z.string().optional(),
     crawl_id: z.string().optional(),
     completed: z.number().optional(),
     total: z.number().optional(),
-    pages: z.array(taskItem).optional(),
+    pages: z.array(taskItem()).optional(),
     urls: z.array(z.string()).optional(),
     tasks: z
       .array(z.looseObject({ task_id: z.string(), state: z.string() }))

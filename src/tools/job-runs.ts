@@ -14,7 +14,7 @@ import { artifactUri } from "./resources.js";
 import { plural } from "./result.js";
 import { defineTool, type ToolContext } from "./tool.js";
 
-const run = z.looseObject({ id: z.string(), status: z.string() });
+const run = () => z.looseObject({ id: z.string(), status: z.string() });
 type Run = {
   id: string;
   job_id?: string;
@@ -31,15 +31,15 @@ type Run = {
 
 const idArg = () => z.string().trim().min(1).max(200);
 
-const input = {
+const input = () => ({
   job_id: idArg().optional().describe("List this job's runs"),
   limit: z.number().int().min(1).max(200).default(20).describe("Runs per page"),
   offset: z.number().int().min(0).default(0).describe("Runs to skip"),
   run_id: idArg().optional().describe("A run: its detail and artifacts"),
   artifact_id: idArg().optional().describe("With run_id: its download URL"),
   preview: z.boolean().default(false).describe("With artifact_id: also its first rows"),
-};
-type Args = z.output<z.ZodObject<typeof input>>;
+});
+type Args = z.output<z.ZodObject<ReturnType<typeof input>>>;
 
 export const jobRuns = defineTool({
   name: "job_runs",
@@ -48,10 +48,10 @@ export const jobRuns = defineTool({
   toolset: "jobs",
   routes: ["listJobs", "jobRuns", "getJobRun", "listArtifacts", "artifactPreview", "artifactDownloadUrl"],
   examples: [{ job_id: "job_daily_prices", limit: 5 }],
-  input: () => input,
+  input,
   output: () => ({
     job_id: z.string().optional(),
-    runs: z.array(run).optional().describe("Also: created_at, finished_at, result_count, artifact_ids"),
+    runs: z.array(run()).optional().describe("Also: created_at, finished_at, result_count, artifact_ids"),
     total: z.number().optional(),
     offset: z.number().optional(),
     next_offset: z.number().optional(),

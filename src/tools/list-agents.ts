@@ -15,7 +15,7 @@ const MANAGED_BY = ["vendor", "community", "self_managed"] as const;
 const LIST_MAX_AGE_MS = 60 * 60_000;
 
 /** Listed agent: name, display_name, domain, vertical, managed_by, is_public, description. */
-const row = z.looseObject({ name: z.string() });
+const row = () => z.looseObject({ name: z.string() });
 type Row = {
   name: string;
   display_name: string;
@@ -41,15 +41,15 @@ function matches(a: AgentRecord, text: string): boolean {
     .every((w) => hay.includes(w));
 }
 
-const input = {
+const input = () => ({
   name: z.string().min(1).optional().describe("Get this agent's params"),
   query: z.string().optional().describe("Words to match"),
   privacy: z.enum(["public", "private", "all"]).default("all").describe("Which agents to list"),
   managed_by: z.enum(MANAGED_BY).optional().describe("Only agents managed by"),
   limit: z.number().int().min(1).max(200).default(50).describe("Agents per page"),
   offset: z.number().int().min(0).default(0).describe("Agents to skip"),
-};
-type Args = z.output<z.ZodObject<typeof input>>;
+});
+type Args = z.output<z.ZodObject<ReturnType<typeof input>>>;
 
 export const listAgents = defineTool({
   name: "list_agents",
@@ -59,11 +59,11 @@ export const listAgents = defineTool({
   toolset: "agents",
   routes: ["listAgents", "getAgent"],
   examples: [{ query: "product" }, { name: "ecommerce_product_page" }],
-  input: () => input,
+  input,
 
   output: () => ({
     total: z.number(),
-    agents: z.array(row),
+    agents: z.array(row()),
     next_offset: z.number().optional(),
     agent: z
       .looseObject({ name: z.string(), params: z.array(z.looseObject({ name: z.string() })) })

@@ -1,8 +1,9 @@
 /** `list_research_agents`: research agents and agent templates (`GET /v2/agents`, `/v2/agents/templates`; generation 1 `/v1/task-agents…`). */
 import { z } from "zod";
+import { buildOnce } from "../api/lazy-schema.js";
 import { defineTool } from "./tool.js";
 
-const item = z.looseObject({ id: z.string() });
+const item = buildOnce(() => z.looseObject({ id: z.string() }));
 const line = (a: Record<string, unknown>) =>
   `- ${a.id}${a.agent_name ? ` (${a.agent_name})` : a.template_name ? ` (template ${a.template_name})` : ""}: ${a.display_name ?? ""}${a.description ? ` — ${a.description}` : ""}${a.is_active === false ? " [deactivated]" : ""}`;
 
@@ -20,9 +21,9 @@ export const listResearchAgents = defineTool({
     offset: z.number().int().min(0).default(0).describe("Agents to skip"),
   }),
   output: () => ({
-    agents: z.array(item).optional(),
-    templates: z.array(item).optional(),
-    agent: item.optional(),
+    agents: z.array(item()).optional(),
+    templates: z.array(item()).optional(),
+    agent: item().optional(),
   }),
   readOnly: true,
   async handler(args, ctx) {

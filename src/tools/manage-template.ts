@@ -9,12 +9,13 @@ import { createOnce, refreshCatalog } from "./creation.js";
 import { ToolError } from "./errors.js";
 import { defineTool } from "./tool.js";
 
-const op = z.object({
-  op: z.enum(["add", "remove", "replace", "move", "copy", "test"]).describe("JSON Patch op"),
-  path: z.string().describe("e.g. /published_version_id"),
-  value: z.unknown().optional().describe("New value"),
-  from: z.string().optional().describe("Source path (move, copy)"),
-});
+const op = () =>
+  z.object({
+    op: z.enum(["add", "remove", "replace", "move", "copy", "test"]).describe("JSON Patch op"),
+    path: z.string().describe("e.g. /published_version_id"),
+    value: z.unknown().optional().describe("New value"),
+    from: z.string().optional().describe("Source path (move, copy)"),
+  });
 
 export const manageTemplate = defineTool({
   name: "manage_template",
@@ -34,7 +35,7 @@ export const manageTemplate = defineTool({
     action: z.enum(["update", "delete"]).describe("What to do"),
     template: z.string().min(1).describe("Template name"),
     published_version_id: z.string().min(1).optional().describe("update: version to publish"),
-    patch: z.array(op).min(1).max(50).optional().describe("update: JSON Patch"),
+    patch: z.array(op()).min(1).max(50).optional().describe("update: JSON Patch"),
   }),
   output: () => ({
     template: z.string(),

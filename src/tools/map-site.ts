@@ -64,12 +64,12 @@ export const mapSite = defineTool({
   routes: ["map", "mapAsync"],
   examples: [{ url: "https://example.com/", limit: 20 }],
   input: () => ({
-    url: urlArg.describe("Site URL"),
+    url: urlArg().describe("Site URL"),
     limit: z.number().int().min(1).max(5000).optional().describe("Max URLs"),
-    max_chars: maxCharsArg,
+    max_chars: maxCharsArg(),
   }),
   output: () => ({
-    ...longToolShape,
+    ...longToolShape(),
     task_id: z.string(),
     url: z.string().optional(),
     urls: z.array(z.string()).optional(),

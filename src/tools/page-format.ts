@@ -9,6 +9,7 @@
  * lengths and offsets in `structuredContent` (the URL heads the text too).
  */
 import { z } from "zod";
+import { buildOnce } from "../api/lazy-schema.js";
 import type { TaskResult } from "../api/schemas.js";
 import { clip } from "./result.js";
 import type { ToolImage } from "./tool.js";
@@ -16,7 +17,7 @@ import type { ToolImage } from "./tool.js";
 const MAX_LINKS = 50;
 
 /** Output members describing one page (flat, all optional so handles fit too). */
-export const pageShape = {
+export const pageShape = buildOnce(() => ({
   url: z.string().optional(),
   task_id: z.string().optional(),
   status_code: z.number().optional(),
@@ -30,7 +31,7 @@ export const pageShape = {
   next_offset: z.number().optional().describe("Pass as offset to get_task to read on"),
   headers_count: z.number().optional().describe("Response headers listed in the text"),
   links_count: z.number().optional().describe("Links on the page (the text lists the first 50)"),
-};
+}));
 
 export interface ShapedPage {
   structured: {

@@ -18,7 +18,7 @@ import { defineTool, type ToolContext } from "./tool.js";
 /** The pause before asking again for the result of a run that says it ended. */
 const RESULT_RETRY_MS = 1_000;
 
-const citation = z.object({ url: z.string(), title: z.string().optional() });
+const citation = () => z.object({ url: z.string(), title: z.string().optional() });
 
 /** Follows the run's events: progress per event, and `ended` once the run says it ended. */
 function followEvents(ctx: ToolContext, agent: string, run: string) {
@@ -183,17 +183,17 @@ export const research = defineTool({
       .optional()
       .describe("JSON schema of a structured answer"),
     run_id: z.string().min(1).optional().describe("Resume waiting for this run (with agent_id)"),
-    max_chars: maxCharsArg,
+    max_chars: maxCharsArg(),
   }),
   output: () => ({
-    ...longToolShape,
+    ...longToolShape(),
     agent_id: z.string().optional(),
     run_id: z.string(),
     type: z.string().optional(),
     answer: z.string().optional(),
     truncated: z.boolean().optional(),
     confidence: z.string().optional(),
-    citations: z.array(citation).optional(),
+    citations: z.array(citation()).optional(),
   }),
   readOnly: false,
   async handler(args, ctx) {

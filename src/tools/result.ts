@@ -3,6 +3,7 @@
  * "still running" handle a long tool returns at its deadline, and failed-task errors.
  */
 import { z } from "zod";
+import { buildOnce } from "../api/lazy-schema.js";
 import type { TaskResult } from "../api/schemas.js";
 import { phaseOf } from "../async/states.js";
 import { splitId } from "../async/targets.js";
@@ -16,15 +17,11 @@ export const DEFAULT_MAX_CHARS = 20_000;
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 /** The `max_chars` argument every reading tool takes. */
-export const maxCharsArg = z
-  .number()
-  .int()
-  .min(200)
-  .max(40_000)
-  .default(DEFAULT_MAX_CHARS)
-  .describe("Max text chars");
+export const maxCharsArg = buildOnce(() =>
+  z.number().int().min(200).max(40_000).default(DEFAULT_MAX_CHARS).describe("Max text chars"),
+);
 
-export const offsetArg = z.number().int().min(0).default(0);
+export const offsetArg = buildOnce(() => z.number().int().min(0).default(0));
 
 export interface Clip {
   text: string;
@@ -76,16 +73,18 @@ export const ID_FIELD = {
 } as const;
 export type IdField = (typeof ID_FIELD)[keyof typeof ID_FIELD];
 
-export const resumeSchema = z
-  .object({ tool: z.string(), arguments: z.record(z.string(), z.string()) })
-  .describe("The call that continues this work");
+export const resumeSchema = buildOnce(() =>
+  z
+    .object({ tool: z.string(), arguments: z.record(z.string(), z.string()) })
+    .describe("The call that continues this work"),
+);
 
 /** Members every long tool's output has, so the deadline handle fits its schema. */
-export const longToolShape = {
+export const longToolShape = buildOnce(() => ({
   status: z.enum(["done", "pending"]),
   state: z.string().optional(),
-  resume: resumeSchema.optional(),
-};
+  resume: resumeSchema().optional(),
+}));
 
 /** The call that resumes waiting for a target: get_task for tasks, batches and crawls, else the tool that started it. */
 export function resumeFor(target: WaitTarget): { tool: string; arguments: Record<string, string> } {

@@ -28,9 +28,9 @@ export const runAgent = defineTool({
       .describe("The agent's params (list_agents {name} shows them)"),
     formats: z.array(z.enum(AGENT_FORMATS)).optional().describe("Also return page bodies"),
     pages: z.number().int().min(1).max(MAX_PAGES).default(1).describe("Result pages to fetch"),
-    max_chars: maxCharsArg,
+    max_chars: maxCharsArg(),
   }),
-  output: () => ({ ...longToolShape, ...pagesOutputShape }),
+  output: () => ({ ...longToolShape(), ...pagesOutputShape() }),
   readOnly: true,
   longRunning: true,
   async handler(args, ctx) {
@@ -48,7 +48,7 @@ export const runAgent = defineTool({
 });
 
 function shape(name: string, run: MergedRun, maxChars: number, notes: string[]) {
-  const structured: z.input<z.ZodObject<typeof pagesOutputShape>> & { status: "done" } = {
+  const structured: z.input<z.ZodObject<ReturnType<typeof pagesOutputShape>>> & { status: "done" } = {
     status: "done",
     agent: name,
     parsing: run.parsing,

@@ -23,7 +23,7 @@ import { defineTool, type ToolContext } from "./tool.js";
 const FORMATS = ["html", "markdown"] as const;
 const MAX_BATCH_RESULTS = 50;
 
-const input = {
+const input = () => ({
   template: z.string().min(1).describe("Template name"),
   params: z.record(z.string(), z.unknown()).optional().describe("The template's params"),
   inputs: z
@@ -38,9 +38,9 @@ const input = {
   list_versions: z.boolean().default(false).describe("List the template's versions instead"),
   limit: z.number().int().min(1).max(200).default(20).describe("Versions per page"),
   offset: z.number().int().min(0).default(0).describe("Versions to skip"),
-  max_chars: maxCharsArg,
-};
-type Args = z.output<z.ZodObject<typeof input>>;
+  max_chars: maxCharsArg(),
+});
+type Args = z.output<z.ZodObject<ReturnType<typeof input>>>;
 
 export const runTemplate = defineTool({
   name: "run_template",
@@ -52,10 +52,10 @@ export const runTemplate = defineTool({
     { template: "ecommerce_product" },
     { template: "ecommerce_product", params: { url: "https://shop.example.com/p/1" } },
   ],
-  input: () => input,
+  input,
 
   output: () => ({
-    ...longToolShape,
+    ...longToolShape(),
     template: z.string(),
     version: z.number().optional(),
     task_id: z.string().optional(),

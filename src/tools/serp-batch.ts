@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ApiError } from "../api/errors.js";
+import { buildOnce } from "../api/lazy-schema.js";
 import type { SerpRequest } from "../api/schemas.js";
 import { forEachLimit } from "../async/pool.js";
 import { succeeded } from "../async/states.js";
@@ -17,13 +18,15 @@ import type { ToolContext, ToolResult } from "./tool.js";
 export const BATCH_MAX = 50;
 const CONCURRENCY = 6;
 
-export const queryItem = z.object({
-  query: z.string(),
-  task_id: z.string(),
-  state: z.string(),
-  error: z.string().optional(),
-});
-type QueryItem = z.infer<typeof queryItem> & { results?: SerpItem[] };
+export const queryItem = buildOnce(() =>
+  z.object({
+    query: z.string(),
+    task_id: z.string(),
+    state: z.string(),
+    error: z.string().optional(),
+  }),
+);
+type QueryItem = z.infer<ReturnType<typeof queryItem>> & { results?: SerpItem[] };
 
 export interface BatchOut {
   status: string;
@@ -32,7 +35,7 @@ export interface BatchOut {
   resume?: { tool: string; arguments: Record<string, string> };
   total?: number;
   completed?: number;
-  queries?: z.infer<typeof queryItem>[];
+  queries?: z.infer<ReturnType<typeof queryItem>>[];
   results?: (Omit<SerpItem, "snippet"> & { query: string })[];
 }
 

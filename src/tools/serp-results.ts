@@ -4,13 +4,16 @@
  * `entities.organic` (the spec's reading); the other entity types are summarised by type.
  */
 import { z } from "zod";
+import { buildOnce } from "../api/lazy-schema.js";
 
-export const resultItem = z.object({
-  position: z.number(),
-  title: z.string(),
-  url: z.string(),
-});
-export type SerpItem = z.infer<typeof resultItem> & { snippet?: string };
+export const resultItem = buildOnce(() =>
+  z.object({
+    position: z.number(),
+    title: z.string(),
+    url: z.string(),
+  }),
+);
+export type SerpItem = z.infer<ReturnType<typeof resultItem>> & { snippet?: string };
 
 /** Snippets are previews: cut at a word boundary so ten results stay small. */
 const SNIPPET_CHARS = 140;

@@ -25,9 +25,9 @@ export const serpSearchAsync = defineTool({
   input: () => ({
     search_engine: z.enum(SEARCH_ENGINES).describe("engine1_search: web search"),
     query: z.string().min(1).describe("What to search for"),
-    ...serpQueryOptions,
+    ...serpQueryOptions(),
   }),
-  output: () => ({ ...longToolShape, task_id: z.string() }),
+  output: () => ({ ...longToolShape(), task_id: z.string() }),
   readOnly: true,
   async handler(args, ctx) {
     const { task_id } = await createOnce("SERP task", "get_task {} (recent tasks, newest first)", () =>

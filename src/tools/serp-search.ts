@@ -6,6 +6,7 @@
  * under /v1 (web-data-api-v2.md §18), except the plain SERP, which the spec serves at /v2/serp.
  */
 import { z } from "zod";
+import { buildOnce } from "../api/lazy-schema.js";
 import { SEARCH_ENGINES } from "../api/schemas.js";
 import { ToolError } from "./errors.js";
 import { clip, maxCharsArg, resumeSchema } from "./result.js";
@@ -13,10 +14,10 @@ import { BATCH_MAX, queryItem, readSerpBatch, runSerpBatch } from "./serp-batch.
 import { entitiesOf, organic, organicKey, otherTypes, resultItem, resultLines } from "./serp-results.js";
 import { defineTool, type ToolContext } from "./tool.js";
 
-type Item = z.infer<typeof resultItem> & { snippet?: string };
+type Item = z.infer<ReturnType<typeof resultItem>> & { snippet?: string };
 
 /** How one SERP query is run (the API's own fields): serp_search's and serp_search_async's. */
-export const serpQueryOptions = {
+export const serpQueryOptions = buildOnce(() => ({
   country: z.string().length(2).optional().describe("ISO alpha-2"),
   device: z.enum(["desktop", "mobile"]).optional().describe("Device"),
   domain: z.string().default("com").describe("Engine TLD"),
@@ -28,19 +29,19 @@ export const serpQueryOptions = {
   render: z.boolean().default(false).describe("Run JavaScript first (slower)"),
   resolve_url: z.boolean().default(false).describe("Resolve redirect links"),
   show_hidden_results: z.boolean().optional().describe("Include hidden results"),
-};
+}));
 
-const input = {
+const input = () => ({
   search_engine: z.enum(SEARCH_ENGINES).describe("engine1_search: web search"),
   query: z.string().min(1).optional().describe("What to search for"),
   queries: z.array(z.string().min(1)).min(1).max(BATCH_MAX).optional().describe("Many searches at once"),
   batch_id: z.string().min(1).optional().describe("Resume a batch"),
   mode: z.enum(["normal", "fast"]).default("normal").describe("fast: lower latency"),
-  ...serpQueryOptions,
+  ...serpQueryOptions(),
   full: z.boolean().default(false).describe("Also other sections (ads, maps…)"),
-  max_chars: maxCharsArg,
-};
-type Args = z.output<z.ZodObject<typeof input>>;
+  max_chars: maxCharsArg(),
+});
+type Args = z.output<z.ZodObject<ReturnType<typeof input>>>;
 
 /** Exactly one of query, queries, batch_id; fast mode is one query (no fast batch route). */
 function checkCombination(args: Args): void {
@@ -118,21 +119,21 @@ export const serpSearch = defineTool({
     { search_engine: "engine1_search", query: "waterproof hiking boots", num_results: 5 },
     { search_engine: "engine1_search", queries: ["tent", "sleeping bag"], num_results: 3 },
   ],
-  input: () => input,
+  input,
   output: () => ({
     task_id: z.string().optional(),
     status: z.string().describe("The SERP status; a batch: done or pending"),
-    results: z.array(resultItem.extend({ query: z.string().optional() })).optional(),
+    results: z.array(resultItem().extend({ query: z.string().optional() })).optional(),
     sections: z.record(z.string(), z.unknown()).optional(),
     content: z.string().optional().describe("No parsed results: the page text, as in the text"),
     chars: z.number().optional().describe("Characters of content"),
     warnings: z.array(z.string()).optional(),
     batch_id: z.string().optional(),
     state: z.string().optional(),
-    resume: resumeSchema.optional(),
+    resume: resumeSchema().optional(),
     total: z.number().optional(),
     completed: z.number().optional(),
-    queries: z.array(queryItem).optional(),
+    queries: z.array(queryItem()).optional(),
   }),
   readOnly: true,
   async handler(args, ctx) {

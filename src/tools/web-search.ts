@@ -4,15 +4,16 @@ import { SEARCH_DEPTHS, SEARCH_FOCUS, type SearchResponse, TIME_RANGES } from ".
 import { clip, maxCharsArg } from "./result.js";
 import { defineTool } from "./tool.js";
 
-const result = z.object({
-  index: z.number(),
-  url: z.string(),
-  title: z.string(),
-  description: z.string().optional(),
-  content: z.string().optional(),
-});
-type Result = z.infer<typeof result>;
-const citation = z.object({ marker: z.number(), url: z.string(), title: z.string() });
+const result = () =>
+  z.object({
+    index: z.number(),
+    url: z.string(),
+    title: z.string(),
+    description: z.string().optional(),
+    content: z.string().optional(),
+  });
+type Result = z.infer<ReturnType<typeof result>>;
+const citation = () => z.object({ marker: z.number(), url: z.string(), title: z.string() });
 
 /** The answer's `[n]` markers resolved to the results they point at (unknown indexes dropped). */
 function citations(response: SearchResponse) {
@@ -74,12 +75,12 @@ export const webSearch = defineTool({
       .enum(["markdown", "plain_text", "simplified_html"])
       .optional()
       .describe("Content format"),
-    max_chars: maxCharsArg,
+    max_chars: maxCharsArg(),
   }),
   output: () => ({
     answer: z.string().optional(),
-    citations: z.array(citation).optional(),
-    results: z.array(result),
+    citations: z.array(citation()).optional(),
+    results: z.array(result()),
     truncated: z.boolean().optional(),
   }),
   readOnly: true,

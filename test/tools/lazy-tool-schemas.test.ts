@@ -7,6 +7,9 @@
  * definitions' builds count.
  */
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
 import { afterAll, describe, expect, it, vi } from "vitest";
 
 const CHANNEL = "web-data-mcp:tool-schema-built";
@@ -38,5 +41,36 @@ describe("the tools' schemas", () => {
     expect(builds()).toEqual(["serp_search input"]);
     expect(Object.keys(serp?.output ?? {}).length).toBeGreaterThan(0);
     expect(builds()).toEqual(["serp_search input", "serp_search output"]);
+  });
+
+  it("are not built by any tool module's top level: the shapes tools share are builders too", () => {
+    // A schema a module makes as it loads is built in every process that loads the tools, for
+    // tools it never calls (308 zod calls in src/tools before, found by this check: 7-14 ms
+    // of a first call's CPU, docs/benchmarks.md). Calls of zod (`z.…`) outside any function.
+    const dir = join(import.meta.dirname, "../../src/tools");
+    const found: string[] = [];
+    for (const name of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      const source = ts.createSourceFile(
+        name,
+        readFileSync(join(dir, name), "utf8"),
+        ts.ScriptTarget.Latest,
+        true,
+      );
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node)) return;
+        if (ts.isCallExpression(node)) {
+          let callee: ts.Expression = node.expression;
+          while (ts.isPropertyAccessExpression(callee) || ts.isCallExpression(callee))
+            callee = ts.isCallExpression(callee) ? callee.expression : callee.expression;
+          if (ts.isIdentifier(callee) && callee.text === "z") {
+            const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+            found.push(`${name}:${line + 1}`);
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(found).toEqual([]);
   });
 });
