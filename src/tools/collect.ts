@@ -26,14 +26,16 @@ export const taskItem = buildOnce(() =>
     error: z.string().optional(),
   }),
 );
+/** One task as `structuredContent` lists it. */
+type ListedItem = z.infer<ReturnType<typeof taskItem>>;
 /** One collected task: the listed members and, for the text or its link, its body's type. */
-export type TaskItem = z.infer<ReturnType<typeof taskItem>> & { mimeType?: string };
+export type TaskItem = ListedItem & { mimeType?: string };
 
 /**
  * Items as `structuredContent` lists them: the inline page's body (the one in the text, for a
  * framework that hands its model the structured content only); the others are links in both.
  */
-export const listedItems = (items: readonly TaskItem[]): z.infer<ReturnType<typeof taskItem>>[] =>
+export const listedItems = (items: readonly TaskItem[]): ListedItem[] =>
   items.map(({ mimeType: _m, ...rest }) =>
     rest.content === undefined ? rest : { ...rest, chars: rest.content.length },
   );

@@ -30,8 +30,9 @@ const itemJson = buildOnce(
  * would cost ~65 tokens of tools/list in every conversation for a rarely used option.
  */
 function checkOverrides(inputs: ReadonlyArray<Record<string, unknown>>): void {
+  const schema = item();
   const problems = inputs.flatMap((given, i) => {
-    const checked = item().safeParse(normalizeArgs(item(), given));
+    const checked = schema.safeParse(normalizeArgs(schema, given));
     return checked.success
       ? []
       : argumentProblems(checked.error, { prefix: `inputs[${i}]`, json: itemJson(), args: given });

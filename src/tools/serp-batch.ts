@@ -26,7 +26,9 @@ export const queryItem = buildOnce(() =>
     error: z.string().optional(),
   }),
 );
-type QueryItem = z.infer<ReturnType<typeof queryItem>> & { results?: SerpItem[] };
+/** One query of a batch as `structuredContent` lists it. */
+type ListedQuery = z.infer<ReturnType<typeof queryItem>>;
+type QueryItem = ListedQuery & { results?: SerpItem[] };
 
 export interface BatchOut {
   status: string;
@@ -35,7 +37,7 @@ export interface BatchOut {
   resume?: { tool: string; arguments: Record<string, string> };
   total?: number;
   completed?: number;
-  queries?: z.infer<ReturnType<typeof queryItem>>[];
+  queries?: ListedQuery[];
   results?: (Omit<SerpItem, "snippet"> & { query: string })[];
 }
 

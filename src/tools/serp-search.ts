@@ -11,10 +11,16 @@ import { SEARCH_ENGINES } from "../api/schemas.js";
 import { ToolError } from "./errors.js";
 import { clip, maxCharsArg, resumeSchema } from "./result.js";
 import { BATCH_MAX, queryItem, readSerpBatch, runSerpBatch } from "./serp-batch.js";
-import { entitiesOf, organic, organicKey, otherTypes, resultItem, resultLines } from "./serp-results.js";
+import {
+  entitiesOf,
+  organic,
+  organicKey,
+  otherTypes,
+  resultItem,
+  resultLines,
+  type SerpItem,
+} from "./serp-results.js";
 import { defineTool, type ToolContext } from "./tool.js";
-
-type Item = z.infer<ReturnType<typeof resultItem>> & { snippet?: string };
 
 /** How one SERP query is run (the API's own fields): serp_search's and serp_search_async's. */
 export const serpQueryOptions = buildOnce(() => ({
@@ -66,11 +72,11 @@ async function searchOnce(args: Args, ctx: ToolContext) {
   const { full, max_chars, queries: _q, batch_id: _b, mode, ...request } = args;
   const send = mode === "fast" ? ctx.client.fastSerp : ctx.client.serp;
   const response = await send.call(ctx.client, request, { signal: ctx.signal });
-  const results: Item[] = organic(response);
+  const results: SerpItem[] = organic(response);
   const structured: {
     task_id: string;
     status: string;
-    results: Item[];
+    results: SerpItem[];
     sections?: Record<string, unknown>;
     content?: string;
     chars?: number;
