@@ -61,7 +61,7 @@ describe("the tools' schemas", () => {
         if (ts.isCallExpression(node)) {
           let callee: ts.Expression = node.expression;
           while (ts.isPropertyAccessExpression(callee) || ts.isCallExpression(callee))
-            callee = ts.isCallExpression(callee) ? callee.expression : callee.expression;
+            callee = callee.expression;
           if (ts.isIdentifier(callee) && callee.text === "z") {
             const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
             found.push(`${name}:${line + 1}`);
