@@ -10,6 +10,7 @@
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import { build, transform } from "esbuild";
+import { lazyLruClock } from "./lru-cache-plugin.mjs";
 import { leanSdk, startPath } from "./start-path-plugin.mjs";
 import { leanUndici } from "./undici-plugin.mjs";
 
@@ -55,7 +56,7 @@ const esm = await build({
   splitting: true,
   format: "esm",
   metafile: true,
-  plugins: [leanSdk, leanUndici],
+  plugins: [leanSdk, leanUndici, lazyLruClock],
   define,
   banner: esmBanner,
 });
@@ -103,7 +104,7 @@ const lazyImports = {
 // The files build side by side (esbuild's service runs them in parallel).
 await Promise.all([
   cliFile("cli", "src/bin.ts"),
-  cliFile("cli-main", "src/cli.ts", [lazyImports, leanSdk, leanUndici]),
+  cliFile("cli-main", "src/cli.ts", [lazyImports, leanSdk, leanUndici, lazyLruClock]),
   ...Object.entries(CJS_BUNDLES).map(([name, entry]) => bundleCjs(name, entry)),
 ]);
 await Promise.all([writeFile("dist/cli.js", CLI_SHIM), rm("dist/cli.js.map", { force: true })]);
@@ -150,7 +151,7 @@ async function bundleCjs(name, entry) {
     // An `import(expression)` left in a bundle is one the loader cannot serve: fail the build.
     logOverride: { "unsupported-dynamic-import": "error" },
     // The SDK's schemas built on first use on the start path only (scripts/start-path-plugin.mjs).
-    plugins: [lazyImports, name === "stdio" ? startPath : leanSdk, leanUndici],
+    plugins: [lazyImports, name === "stdio" ? startPath : leanSdk, leanUndici, lazyLruClock],
     define: cjsDefine,
     banner: { js: CJS_BANNER },
   });

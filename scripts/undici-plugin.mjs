@@ -5,7 +5,11 @@
 // globals, with llhttp's WebAssembly) from loading: undici's cookies module reads
 // `globalThis.Headers` as it is evaluated. And its HTTP/1.1 client no longer loads the HTTP/2 one
 // (with `node:http2` and `node:tls`, ~15 ms) until a TLS connection negotiates h2, which ours never
-// asks for (`allowH2` is off). Checked by test/install/start-path.test.ts.
+// asks for (`allowH2` is off). Nor does it load `node:assert` and `node:http` (with its server half)
+// until they are needed: undici only calls `assert(value)` to check its own invariants, and reads
+// `http` for `IncomingMessage` when it destroys a stream body and for `http.maxHeaderSize` when a
+// client is given none (src/api/http.ts gives one): 10-15 ms of a server's first call. Checked by
+// test/install/start-path.test.ts.
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +34,51 @@ export { Agent, EnvHttpProxyAgent };
 const H2 = /^const connectH2 = require\('\.\/client-h2\.js'\)$/m;
 const LAZY_H2 = "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)";
 
+/**
+ * What undici's modules get for `require('node:assert')`: the same check, which loads Node's
+ * `assert` (and throws its AssertionError) only when an invariant fails.
+ */
+const LAZY_ASSERT = `module.exports = function assert(value, message) {
+  if (!value) require("node:assert")(value, message);
+};`;
+/** Any use of `assert` but a call (`assert.ok`, `assert.strictEqual`, passing it on…), which the stand-in lacks. */
+const ASSERT_OTHER_THAN_CALLED = /(?<!node:)\bassert\b(?!\s*\(|\s*=\s*require\('node:assert'\))/;
+
+/**
+ * util.js's eager `IncomingMessage`, and the one place that reads it (destroying a stream body: a
+ * request's, or a response's when its request is aborted), which loads node:http only for a
+ * stream whose class has that name.
+ */
+const INCOMING = /^const \{ IncomingMessage \} = require\('node:http'\)$/m;
+const INCOMING_READ = "Object.getPrototypeOf(stream).constructor === IncomingMessage";
+const LAZY_INCOMING_READ =
+  "Object.getPrototypeOf(stream).constructor?.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage";
+
+/** client.js's eager `node:http`, read for the default `maxHeaderSize` as the module loads. */
+const HTTP = /^const http = require\('node:http'\)$/m;
+const MAX_HEADER_SIZE =
+  /^const getDefaultNodeMaxHeaderSize = http &&\n {2}http\.maxHeaderSize &&\n {2}Number\.isInteger\(http\.maxHeaderSize\) &&\n {2}http\.maxHeaderSize > 0\n {2}\? \(\) => http\.maxHeaderSize\n {2}: \(\) => \{ throw new InvalidArgumentError\('http module not available or http\.maxHeaderSize invalid'\) \}$/m;
+const LAZY_MAX_HEADER_SIZE = `const getDefaultNodeMaxHeaderSize = () => {
+  const size = require('node:http').maxHeaderSize
+  if (Number.isInteger(size) && size > 0) return size
+  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
+}`;
+
+/** `source` with each rewrite applied, or the build error naming the first that no longer matches. */
+function rewrite(path, source, rewrites) {
+  let text = source;
+  for (const [pattern, replacement] of rewrites) {
+    if (typeof pattern === "string" ? !text.includes(pattern) : !pattern.test(text))
+      return {
+        errors: [
+          { text: `bundle: ${path} no longer reads as scripts/undici-plugin.mjs expects (${pattern})` },
+        ],
+      };
+    text = text.replace(pattern, replacement);
+  }
+  return { contents: text, loader: "js" };
+}
+
 export const leanUndici = {
   name: "lean-undici",
   setup(b) {
@@ -38,16 +87,39 @@ export const leanUndici = {
         ? { path: join(root, "lean.js"), namespace: "lean-undici" }
         : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: "lean-undici" }, () => ({
+    b.onLoad({ filter: /lean\.js$/, namespace: "lean-undici" }, () => ({
       contents: LEAN,
       loader: "js",
       resolveDir: root,
     }));
-    b.onLoad({ filter: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, async (args) => {
+    b.onResolve({ filter: /^node:assert$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]/.test(args.importer)
+        ? { path: "lazy-assert", namespace: "lean-undici" }
+        : undefined,
+    );
+    b.onLoad({ filter: /^lazy-assert$/, namespace: "lean-undici" }, () => ({
+      contents: LAZY_ASSERT,
+      loader: "js",
+    }));
+    b.onLoad({ filter: /undici[\\/]lib[\\/].*\.js$/ }, async (args) => {
       const source = await readFile(args.path, "utf8");
-      if (!H2.test(source))
-        return { errors: [{ text: `bundle: ${args.path} no longer requires client-h2 as expected` }] };
-      return { contents: source.replace(H2, LAZY_H2), loader: "js" };
+      const assertUse = source.includes("require('node:assert')") && ASSERT_OTHER_THAN_CALLED.exec(source);
+      if (assertUse)
+        return {
+          errors: [{ text: `bundle: ${args.path} uses assert other than as a call: ${assertUse[0]}` }],
+        };
+      if (/[\\/]dispatcher[\\/]client\.js$/.test(args.path))
+        return rewrite(args.path, source, [
+          [H2, LAZY_H2],
+          [HTTP, ""],
+          [MAX_HEADER_SIZE, LAZY_MAX_HEADER_SIZE],
+        ]);
+      if (/[\\/]core[\\/]util\.js$/.test(args.path))
+        return rewrite(args.path, source, [
+          [INCOMING, ""],
+          [INCOMING_READ, LAZY_INCOMING_READ],
+        ]);
+      return undefined;
     });
   },
 };

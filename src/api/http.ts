@@ -29,6 +29,9 @@ export function createDispatcher(timeouts: Timeouts, proxy?: ProxySettings): Dis
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
     keepAliveTimeout: 10_000,
+    // Node's default, given so undici never reads `http.maxHeaderSize`, which loads node:http
+    // (scripts/undici-plugin.mjs).
+    maxHeaderSize: 16 * 1024,
   };
   return proxy ? new EnvHttpProxyAgent({ ...options, ...proxy }) : new Agent(options);
 }

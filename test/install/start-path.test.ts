@@ -282,6 +282,15 @@ describe("the built server's code cache", () => {
     expect(loaded.filter((m) => /internal\/modules\/esm\/(translators|module_job)/.test(m))).toEqual([]);
   });
 
+  it("loads no node:http, node:assert or node:perf_hooks for a first call (scripts/undici-plugin.mjs, scripts/lru-cache-plugin.mjs)", async () => {
+    const loaded = await probed("process.moduleLoadList", [], async (server) => {
+      expect((await call(server, "extract_page", { url: `${sandbox.siteUrl}/` })).isError).toBeFalsy();
+    });
+    // The call went out on a socket of undici's HTTP/1.1 client.
+    expect(loaded).toContain("NativeModule net");
+    expect(loaded.filter((m) => /^NativeModule (http|_http_\w+|assert|perf_hooks)$/.test(m))).toEqual([]);
+  });
+
   it("serves a plain start from the bin and dist/stdio.cjs alone; an argument loads the rest of the CLI", async () => {
     // The CommonJS files Node required by exit (dist/stdio.cjs and dist/runtime.cjs are compiled
     // through node:vm, not required).
