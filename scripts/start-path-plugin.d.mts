@@ -9,3 +9,5 @@ export declare const leanSdk: Plugin;
 export declare function deferredSchemas(source: string, path: string): string;
 /** Throws when the SDK module (`source`, read from `path`) uses a types.js schema as it loads. */
 export declare function readsNoSchemaAtLoad(source: string, path: string): void;
+/** The SDK's types.js with its JSON-RPC message guards checking their schema's required members first; throws when one no longer fits. */
+export declare function guardsRejectEarly(source: string, path: string): string;

@@ -10,7 +10,12 @@ import { join } from "node:path";
 import * as original from "@modelcontextprotocol/sdk/types.js";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deferredSchemas, readsNoSchemaAtLoad, startPath } from "../../scripts/start-path-plugin.mjs";
+import {
+  deferredSchemas,
+  guardsRejectEarly,
+  readsNoSchemaAtLoad,
+  startPath,
+} from "../../scripts/start-path-plugin.mjs";
 import { at } from "./helpers.js";
 
 const TYPES = at("node_modules/@modelcontextprotocol/sdk/dist/esm/types.js");
@@ -45,6 +50,17 @@ describe("the rewrite of the SDK's types.js", () => {
     expect(() => deferredSchemas("export const A = 1;\n", TYPES)).toThrow(
       /no longer looks like the SDK's types.js/,
     );
+  });
+
+  it("fails when a JSON-RPC message guard is no longer the one-parse function it rewrites", () => {
+    expect(guardsRejectEarly(types, TYPES)).toContain(
+      'export const isJSONRPCResultResponse = (value) => typeof value === "object" && value !== null && "result" in value && JSONRPCResultResponseSchema.safeParse(value).success;',
+    );
+    const changed = types.replace(
+      "export const isJSONRPCErrorResponse = (value) => JSONRPCErrorResponseSchema.safeParse(value).success;",
+      "export const isJSONRPCErrorResponse = (value) => JSONRPCErrorResponseSchema.safeParse(value).success && true;",
+    );
+    expect(() => guardsRejectEarly(changed, TYPES)).toThrow(/no longer defines isJSONRPCErrorResponse/);
   });
 
   it("fails when another SDK module uses a schema as it loads, not when it uses one in a function", () => {
@@ -131,6 +147,46 @@ describe("the SDK's schemas as bundled", () => {
       expect(outcome(bundled[name])).toEqual(outcome(sdk[name]));
     },
   );
+
+  // What a transport may hand the Protocol: every kind of message, broken ones, and values that
+  // carry a guard's member but are still not that message.
+  const inherited = Object.create({ result: {} });
+  Object.assign(inherited, { jsonrpc: "2.0", id: 3 });
+  const messages: unknown[] = [
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t" } },
+    { jsonrpc: "2.0", id: "a", method: "ping" },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 1, method: "ping", extra: true },
+    { jsonrpc: "2.0", id: null, method: "ping" },
+    { jsonrpc: "2.0", id: 1, result: {} },
+    { jsonrpc: "2.0", id: 1, result: undefined },
+    { jsonrpc: "2.0", result: {} },
+    { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "no" } },
+    { jsonrpc: "2.0", error: { code: -32700, message: "parse" } },
+    { jsonrpc: "2.0", id: 1, error: "no" },
+    { jsonrpc: "1.0", id: 1, result: {} },
+    { id: 1, method: "ping" },
+    inherited,
+    {},
+    [],
+    [{ jsonrpc: "2.0", id: 1, method: "ping" }],
+    null,
+    undefined,
+    "ping",
+    7,
+  ];
+  const guards = [
+    "isJSONRPCRequest",
+    "isJSONRPCNotification",
+    "isJSONRPCResultResponse",
+    "isJSONRPCErrorResponse",
+  ] as const;
+
+  it.each(guards)("answer %s as the SDK's own guard does, for every kind of message", (guard) => {
+    expect(messages.map((m) => bundled[guard](m))).toEqual(messages.map((m) => original[guard](m)));
+    // Each guard says yes to something, so the equality above is not all refusals.
+    expect(messages.some((m) => bundled[guard](m))).toBe(true);
+  });
 
   it("read as the SDK's own do: a shape, an enum's options, the zod class they are", () => {
     expect(Object.keys(bundled.CallToolResultSchema.shape)).toEqual(
