@@ -3,7 +3,7 @@
 // internal modules (1-1.5 ms of a stdio server's first call, which reaches lru-cache through
 // src/api/sized-lru.ts). Its clock now reads `performance` on its first `now()`: the same clock
 // wherever `performance` exists, which is every Node we run on. Checked by
-// test/install/start-path.test.ts.
+// test/install/start-path.test.ts and test/install/bundle-plugins.test.ts.
 import { readFile } from "node:fs/promises";
 
 const EAGER_CLOCK =

@@ -9,7 +9,8 @@
 // until they are needed: undici only calls `assert(value)` to check its own invariants, and reads
 // `http` for `IncomingMessage` when it destroys a stream body and for `http.maxHeaderSize` when a
 // client is given none (src/api/http.ts gives one): 10-15 ms of a server's first call. Checked by
-// test/install/start-path.test.ts.
+// test/install/start-path.test.ts; test/install/bundle-plugins.test.ts checks that a rewrite fails
+// the build when undici's source no longer fits it.
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,6 +42,8 @@ const LAZY_H2 = "const connectH2 = (client, socket) => require('./client-h2.js')
 const LAZY_ASSERT = `module.exports = function assert(value, message) {
   if (!value) require("node:assert")(value, message);
 };`;
+/** How each of undici's modules requires it. */
+const ASSERT_REQUIRED = "const assert = require('node:assert')";
 /** Any use of `assert` but a call (`assert.ok`, `assert.strictEqual`, passing it on…), which the stand-in lacks. */
 const ASSERT_OTHER_THAN_CALLED = /(?<!node:)\bassert\b(?!\s*\(|\s*=\s*require\('node:assert'\))/;
 
@@ -64,9 +67,14 @@ const LAZY_MAX_HEADER_SIZE = `const getDefaultNodeMaxHeaderSize = () => {
   throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
 }`;
 
-/** `source` with each rewrite applied, or the build error naming the first that no longer matches. */
-function rewrite(path, source, rewrites) {
+/**
+ * `source` with each rewrite applied, or the build error naming the first that no longer matches,
+ * or `stale` when it still matches the source with the rewritten parts taken out (a use the
+ * rewrites would leave reading a binding they removed).
+ */
+function rewrite(path, source, rewrites, stale) {
   let text = source;
+  let rest = source;
   for (const [pattern, replacement] of rewrites) {
     if (typeof pattern === "string" ? !text.includes(pattern) : !pattern.test(text))
       return {
@@ -75,7 +83,10 @@ function rewrite(path, source, rewrites) {
         ],
       };
     text = text.replace(pattern, replacement);
+    rest = rest.replace(pattern, "");
   }
+  const left = stale.exec(rest);
+  if (left) return { errors: [{ text: `bundle: ${path} also uses ${left[0]}, which the rewrite removes` }] };
   return { contents: text, loader: "js" };
 }
 
@@ -103,22 +114,35 @@ export const leanUndici = {
     }));
     b.onLoad({ filter: /undici[\\/]lib[\\/].*\.js$/ }, async (args) => {
       const source = await readFile(args.path, "utf8");
-      const assertUse = source.includes("require('node:assert')") && ASSERT_OTHER_THAN_CALLED.exec(source);
+      const assertUse =
+        source.split("require('node:assert')").length > source.split(ASSERT_REQUIRED).length
+          ? ["a binding not named assert"]
+          : source.includes(ASSERT_REQUIRED) && ASSERT_OTHER_THAN_CALLED.exec(source);
       if (assertUse)
         return {
           errors: [{ text: `bundle: ${args.path} uses assert other than as a call: ${assertUse[0]}` }],
         };
       if (/[\\/]dispatcher[\\/]client\.js$/.test(args.path))
-        return rewrite(args.path, source, [
-          [H2, LAZY_H2],
-          [HTTP, ""],
-          [MAX_HEADER_SIZE, LAZY_MAX_HEADER_SIZE],
-        ]);
+        return rewrite(
+          args.path,
+          source,
+          [
+            [H2, LAZY_H2],
+            [HTTP, ""],
+            [MAX_HEADER_SIZE, LAZY_MAX_HEADER_SIZE],
+          ],
+          /\bhttp\.\w+/,
+        );
       if (/[\\/]core[\\/]util\.js$/.test(args.path))
-        return rewrite(args.path, source, [
-          [INCOMING, ""],
-          [INCOMING_READ, LAZY_INCOMING_READ],
-        ]);
+        return rewrite(
+          args.path,
+          source,
+          [
+            [INCOMING, ""],
+            [INCOMING_READ, LAZY_INCOMING_READ],
+          ],
+          /\bIncomingMessage\b/,
+        );
       return undefined;
     });
   },
