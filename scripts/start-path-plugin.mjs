@@ -129,9 +129,10 @@ function setup(b, deferSchemas) {
 /**
  * The members each JSON-RPC message guard's schema requires, checked before it parses. The
  * Protocol asks every message it receives whether it is a result, then an error, then a request,
- * then a notification, each a zod parse; a request is neither of the first two, and the parse that
- * says so (a failed one, with its issues and error) was 35-40 µs of a call's CPU. A value without
- * a required member fails its schema all the same, so each guard's answer is unchanged.
+ * then a notification, each a zod parse; a request is neither of the first two, and the parses that
+ * say so (failed ones, each with its issues and error) took 11-16 µs a request once optimised, 35
+ * µs before (docs/benchmarks.md, issue 33). A value without a required member fails its schema all
+ * the same, so each guard's answer is unchanged.
  */
 const GUARD_MEMBERS = {
   isJSONRPCRequest: ["JSONRPCRequestSchema", ["method", "id"]],

@@ -286,7 +286,7 @@ describe("the built server's code cache", () => {
     const loaded = await probed("process.moduleLoadList", [], async (server) => {
       expect((await call(server, "extract_page", { url: `${sandbox.siteUrl}/` })).isError).toBeFalsy();
     });
-    // The call went out on a socket of undici's HTTP/1.1 client.
+    // The list is Node's own: it holds the socket module the call went out on.
     expect(loaded).toContain("NativeModule net");
     expect(loaded.filter((m) => /^NativeModule (http|_http_\w+|assert|perf_hooks)$/.test(m))).toEqual([]);
   });
