@@ -5,6 +5,7 @@
 // wherever `performance` exists, which is every Node we run on. Checked by
 // test/install/start-path.test.ts and test/install/bundle-plugins.test.ts.
 import { readFile } from "node:fs/promises";
+import { rewriteSource } from "./source-rewrite.mjs";
 
 const EAGER_CLOCK =
   'var L=typeof performance=="object"&&performance&&typeof performance.now=="function"?performance:Date;';
@@ -13,11 +14,10 @@ const LAZY_CLOCK = "var L={now:()=>performance.now()};";
 export const lazyLruClock = {
   name: "lazy-lru-clock",
   setup(b) {
-    b.onLoad({ filter: /lru-cache[\\/]dist[\\/]esm[\\/]node[\\/]index\.min\.js$/ }, async (args) => {
-      const source = await readFile(args.path, "utf8");
-      if (!source.includes(EAGER_CLOCK))
-        return { errors: [{ text: `bundle: ${args.path} no longer picks its clock as expected` }] };
-      return { contents: source.replace(EAGER_CLOCK, LAZY_CLOCK), loader: "js" };
-    });
+    b.onLoad({ filter: /lru-cache[\\/]dist[\\/]esm[\\/]node[\\/]index\.min\.js$/ }, async (args) =>
+      rewriteSource(args.path, await readFile(args.path, "utf8"), [
+        [EAGER_CLOCK, LAZY_CLOCK, "picks its clock as expected"],
+      ]),
+    );
   },
 };

@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse } from "acorn";
+import { rewriteSource } from "./source-rewrite.mjs";
 
 /**
  * What keeps the stdio start-up path (dist/cli.cjs → the stdio chunk) small, checked by
@@ -89,12 +90,10 @@ function setup(b, deferSchemas) {
   }));
   b.onLoad(
     { filter: /sdk[\\/]dist[\\/]esm[\\/]experimental[\\/]tasks[\\/]stores[\\/]in-memory\.js$/ },
-    async (args) => {
-      const source = await readFile(args.path, "utf8");
-      if (!EAGER_CRYPTO.test(source))
-        return { errors: [{ text: `bundle: ${args.path} no longer imports randomBytes as expected` }] };
-      return { contents: source.replace(EAGER_CRYPTO, LAZY_CRYPTO), loader: "js" };
-    },
+    async (args) =>
+      rewriteSource(args.path, await readFile(args.path, "utf8"), [
+        [EAGER_CRYPTO, LAZY_CRYPTO, "imports randomBytes as expected"],
+      ]),
   );
   // Every other SDK module, with the schemas deferred: checked (a schema it reads as it loads would
   // be built then), then loaded as it is.

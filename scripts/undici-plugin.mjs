@@ -14,6 +14,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rewriteSource } from "./source-rewrite.mjs";
 
 const root = dirname(fileURLToPath(import.meta.resolve("undici/package.json")));
 
@@ -67,28 +68,8 @@ const LAZY_MAX_HEADER_SIZE = `const getDefaultNodeMaxHeaderSize = () => {
   throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
 }`;
 
-/**
- * `source` with each rewrite applied, or the build error naming the first that no longer matches,
- * or `stale` when it still matches the source with the rewritten parts taken out (a use the
- * rewrites would leave reading a binding they removed).
- */
-function rewrite(path, source, rewrites, stale) {
-  let text = source;
-  let rest = source;
-  for (const [pattern, replacement] of rewrites) {
-    if (typeof pattern === "string" ? !text.includes(pattern) : !pattern.test(text))
-      return {
-        errors: [
-          { text: `bundle: ${path} no longer reads as scripts/undici-plugin.mjs expects (${pattern})` },
-        ],
-      };
-    text = text.replace(pattern, replacement);
-    rest = rest.replace(pattern, "");
-  }
-  const left = stale.exec(rest);
-  if (left) return { errors: [{ text: `bundle: ${path} also uses ${left[0]}, which the rewrite removes` }] };
-  return { contents: text, loader: "js" };
-}
+/** The build's error when one of undici's files no longer reads as a rewrite expects. */
+const expects = (pattern) => `reads as scripts/undici-plugin.mjs expects (${pattern})`;
 
 export const leanUndici = {
   name: "lean-undici",
@@ -123,23 +104,23 @@ export const leanUndici = {
           errors: [{ text: `bundle: ${args.path} uses assert other than as a call: ${assertUse[0]}` }],
         };
       if (/[\\/]dispatcher[\\/]client\.js$/.test(args.path))
-        return rewrite(
+        return rewriteSource(
           args.path,
           source,
           [
-            [H2, LAZY_H2],
-            [HTTP, ""],
-            [MAX_HEADER_SIZE, LAZY_MAX_HEADER_SIZE],
+            [H2, LAZY_H2, expects(H2)],
+            [HTTP, "", expects(HTTP)],
+            [MAX_HEADER_SIZE, LAZY_MAX_HEADER_SIZE, expects(MAX_HEADER_SIZE)],
           ],
           /\bhttp\.\w+/,
         );
       if (/[\\/]core[\\/]util\.js$/.test(args.path))
-        return rewrite(
+        return rewriteSource(
           args.path,
           source,
           [
-            [INCOMING, ""],
-            [INCOMING_READ, LAZY_INCOMING_READ],
+            [INCOMING, "", expects(INCOMING)],
+            [INCOMING_READ, LAZY_INCOMING_READ, expects(INCOMING_READ)],
           ],
           /\bIncomingMessage\b/,
         );
