@@ -14,6 +14,9 @@ import { lazyLruClock } from "./lru-cache-plugin.mjs";
 import { leanSdk, startPath } from "./start-path-plugin.mjs";
 import { leanUndici } from "./undici-plugin.mjs";
 
+/** What every bundle does to undici and lru-cache (each plugin file says why). */
+const leanDependencies = [leanUndici, lazyLruClock];
+
 // Chunk names carry content hashes: clear old ones so a pack never ships stale chunks.
 await rm("dist/chunks", { recursive: true, force: true });
 /** Each bundle's own package version (src/server/version.ts): no package.json read as it starts. */
@@ -56,7 +59,7 @@ const esm = await build({
   splitting: true,
   format: "esm",
   metafile: true,
-  plugins: [leanSdk, leanUndici, lazyLruClock],
+  plugins: [leanSdk, ...leanDependencies],
   define,
   banner: esmBanner,
 });
@@ -104,7 +107,7 @@ const lazyImports = {
 // The files build side by side (esbuild's service runs them in parallel).
 await Promise.all([
   cliFile("cli", "src/bin.ts"),
-  cliFile("cli-main", "src/cli.ts", [lazyImports, leanSdk, leanUndici, lazyLruClock]),
+  cliFile("cli-main", "src/cli.ts", [lazyImports, leanSdk, ...leanDependencies]),
   ...Object.entries(CJS_BUNDLES).map(([name, entry]) => bundleCjs(name, entry)),
 ]);
 await Promise.all([writeFile("dist/cli.js", CLI_SHIM), rm("dist/cli.js.map", { force: true })]);
@@ -151,7 +154,7 @@ async function bundleCjs(name, entry) {
     // An `import(expression)` left in a bundle is one the loader cannot serve: fail the build.
     logOverride: { "unsupported-dynamic-import": "error" },
     // The SDK's schemas built on first use on the start path only (scripts/start-path-plugin.mjs).
-    plugins: [lazyImports, name === "stdio" ? startPath : leanSdk, leanUndici, lazyLruClock],
+    plugins: [lazyImports, name === "stdio" ? startPath : leanSdk, ...leanDependencies],
     define: cjsDefine,
     banner: { js: CJS_BANNER },
   });
